@@ -1,0 +1,87 @@
+// Command census enumerates every position of Clobber, Domineering or
+// Amazons reachable on a board, decomposes them into pieces and counts what
+// a solver would have to store at each level of identification.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// usageError marks bad input: the command exits with code 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	root := &cobra.Command{
+		Use:           "census",
+		Short:         "Count the positions and pieces of Clobber, Domineering and Amazons",
+		Long:          "census enumerates every position reachable from the start of a game on a board,\ndecomposes each into its independent pieces, canonicalises and deduplicates the\npieces, and writes what a solver would have to store at each level as Parquet\ntables and summary.json.",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(runCmd(), versionCmd())
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(os.Stderr, "census:", err)
+	var u usageError
+	if errors.As(err, &u) || isCobraUsage(err) {
+		return 2
+	}
+	return 1
+}
+
+// isCobraUsage recognises cobra's own complaints about commands and
+// arguments, which are usage errors too.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires at least", "invalid argument"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// exactArgs is cobra.ExactArgs with a usage error naming what is wanted.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usagef("%s wants %s, got %d argument(s): %q", c.CommandPath(), what, len(args), args)
+		}
+		return nil
+	}
+}
+
+func versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version of census",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			fmt.Fprintln(c.OutOrStdout(), "census", version)
+			return nil
+		},
+	}
+}

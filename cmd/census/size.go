@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// parseSize reads a byte size such as 64MiB, 1GiB, 512M or 1000000.
+func parseSize(s string) (int64, error) {
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
+		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
+		{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"T", 1 << 40}, {"B", 1}}
+	num, mult := s, int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			num, mult = strings.TrimSuffix(s, u.suffix), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || n <= 0 || n*float64(mult) > 1<<62 {
+		return 0, fmt.Errorf("size %q: want a positive number of bytes, e.g. 64MiB or 2GiB", s)
+	}
+	return int64(n * float64(mult)), nil
+}
+
+// memBudget is the per-job budget: the flag's value, or a quarter of
+// physical memory shared among the workers, at most 2GiB a job.
+func memBudget(flag string, workers int) (int64, error) {
+	if flag != "" {
+		b, err := parseSize(flag)
+		if err != nil {
+			return 0, fmt.Errorf("--mem-budget: %w", err)
+		}
+		if b < 1<<20 {
+			return 0, fmt.Errorf("--mem-budget %s: want at least 1MiB", flag)
+		}
+		return b, nil
+	}
+	phys := physicalMemory()
+	return min(max(phys/4/int64(workers), 16<<20), 2<<30), nil
+}
+
+// physicalMemory reads MemTotal from /proc/meminfo, or guesses 4GiB.
+func physicalMemory() int64 {
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 4 << 30
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) >= 2 && fields[0] == "MemTotal:" {
+			if kb, err := strconv.ParseInt(fields[1], 10, 64); err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 4 << 30
+}

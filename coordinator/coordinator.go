@@ -1,0 +1,224 @@
+// Package coordinator plans a census run and decides what runs next: it
+// publishes each tier's jobs, waits for them, sizes the next tier, runs the
+// piece and class reductions, and assembles the output tables.
+package coordinator
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/games/all"
+	"github.com/census-cgt/census/jobs"
+	"github.com/census-cgt/census/schema"
+	"github.com/census-cgt/census/store"
+)
+
+// Executor runs a batch of jobs and returns their results in the same
+// order. It fails when any job fails.
+type Executor interface {
+	Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, error)
+}
+
+// Config is one run to coordinate.
+type Config struct {
+	Game, Board string
+	// Start is a board diagram, or empty for the standard start.
+	Start string
+	// Run names the run; every blob of the run lives under it.
+	Run string
+	// Shards forces the number of shards of every tier and reduction; zero
+	// chooses them from the sizes seen so far.
+	Shards int
+	// Parallelism is how many jobs can run at once; automatic sharding
+	// makes at least twice as many shards for large tiers.
+	Parallelism int
+	// MemBudget is the bytes one job may hold in record buffers.
+	MemBudget int64
+	Store     store.Store
+	Exec      Executor
+	Log       *slog.Logger
+	// Progress, when set, is told of every finished batch.
+	Progress func(Progress)
+}
+
+// Progress is how far a run has come.
+type Progress struct {
+	Stage string // "tier", "pieces", "classes"
+	Tier  int
+	// Positions counts the positions of the finished tiers.
+	Positions uint64
+	Elapsed   time.Duration
+}
+
+// minShardPositions is the size below which a tier is not split for
+// parallelism alone.
+const minShardPositions = 50_000
+
+// Result is a finished run: its summary, tiers and pieces table parts.
+type Result struct {
+	Summary schema.Summary
+	Tiers   []schema.Tier
+	// Tables are the pieces table parts in the store, by reduce shard.
+	Tables []jobs.Blob
+}
+
+// Run runs the census and returns its result. The outputs stay in the
+// store; WriteOutputs copies them to a directory.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	g, err := all.New(cfg.Game, cfg.Board, cfg.Start)
+	if err != nil {
+		return nil, err
+	}
+	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, MemBudget: cfg.MemBudget}
+	began := time.Now()
+	report := func(p Progress) {
+		p.Elapsed = time.Since(began)
+		if cfg.Progress != nil {
+			cfg.Progress(p)
+		}
+	}
+
+	// Every tier sends its piece keys to the same reduce shards, so their
+	// number is fixed for the run. A reduce job streams its inputs, so its
+	// memory does not grow with the run; the count only sets parallelism.
+	reduceShards := cfg.Shards
+	if reduceShards == 0 {
+		reduceShards = max(2*cfg.Parallelism, 1)
+	}
+	shards := cfg.shards(1)
+	startBlob, err := jobs.WriteStart(ctx, cfg.Store, spec, shards)
+	if err != nil {
+		return nil, fmt.Errorf("write start: %w", err)
+	}
+	inputs := make([][]jobs.Blob, shards)
+	inputs[startBlob.Bucket] = []jobs.Blob{startBlob}
+	branching := float64(startMoves(g))
+
+	var total jobs.TierStats
+	var tiers []schema.Tier
+	var pieceBlobs []jobs.Blob
+	for t := 0; ; t++ {
+		// The successor records routed to this tier bound its size.
+		var incoming uint64
+		for _, in := range inputs {
+			for _, b := range in {
+				incoming += b.Count
+			}
+		}
+		nextShards := cfg.shards(uint64(float64(incoming) * max(branching, 1)))
+		batch := make([]jobs.Job, shards)
+		for s := range batch {
+			batch[s] = jobs.Job{Tier: &jobs.TierJob{Spec: spec, Tier: t, Shard: s, Shards: shards,
+				NextShards: nextShards, ReduceShards: reduceShards, Inputs: inputs[s]}}
+		}
+		results, err := cfg.Exec.Execute(ctx, batch)
+		if err != nil {
+			return nil, fmt.Errorf("tier %d: %w", t, err)
+		}
+		var stats jobs.TierStats
+		next := make([][]jobs.Blob, nextShards)
+		for _, r := range results {
+			tr := r.Tier
+			stats.Add(tr.Stats)
+			for _, b := range tr.Next {
+				next[b.Bucket] = append(next[b.Bucket], b)
+			}
+			pieceBlobs = append(pieceBlobs, tr.Pieces...)
+		}
+		if stats.Positions == 0 {
+			break
+		}
+		total.Add(stats)
+		tiers = append(tiers, tierRow(g, t, stats))
+		cfg.Log.Info("tier done", "tier", t, "positions", stats.Positions, "moves", stats.Moves, "shards", shards)
+		report(Progress{Stage: "tier", Tier: t, Positions: total.Positions})
+		branching = float64(stats.Moves) / float64(stats.Positions)
+		inputs, shards = next, nextShards
+	}
+
+	pieces, classes, tables, err := reduce(ctx, cfg, spec, reduceShards, pieceBlobs)
+	if err != nil {
+		return nil, err
+	}
+	report(Progress{Stage: "classes", Tier: len(tiers) - 1, Positions: total.Positions})
+	sum := summarize(g, cfg.Start, tiers, total, pieces, classes)
+	return &Result{Summary: sum, Tiers: tiers, Tables: tables}, nil
+}
+
+// reduce runs the piece jobs, then the class jobs, and adds up what they
+// counted.
+func reduce(ctx context.Context, cfg Config, spec jobs.Spec, reduceShards int, pieceBlobs []jobs.Blob) (jobs.PieceResult, jobs.ClassResult, []jobs.Blob, error) {
+	var pieces jobs.PieceResult
+	var classes jobs.ClassResult
+	byBucket := make([][]jobs.Blob, reduceShards)
+	for _, b := range pieceBlobs {
+		byBucket[b.Bucket] = append(byBucket[b.Bucket], b)
+	}
+	classShards := reduceShards
+	batch := make([]jobs.Job, reduceShards)
+	for r := range batch {
+		batch[r] = jobs.Job{Piece: &jobs.PieceJob{Spec: spec, Bucket: r, ClassShards: classShards, Inputs: byBucket[r]}}
+	}
+	results, err := cfg.Exec.Execute(ctx, batch)
+	if err != nil {
+		return pieces, classes, nil, fmt.Errorf("pieces: %w", err)
+	}
+	pieces.BySize = map[int]uint64{}
+	var tables []jobs.Blob
+	classInputs := make([][]jobs.Blob, classShards)
+	for _, r := range results {
+		pr := r.Piece
+		pieces.DeadFree += pr.DeadFree
+		pieces.InPlace += pr.InPlace
+		pieces.Translated += pr.Translated
+		for size, n := range pr.BySize {
+			pieces.BySize[size] += n
+		}
+		if pr.Table != nil {
+			tables = append(tables, *pr.Table)
+		}
+		for _, b := range pr.Classes {
+			classInputs[b.Bucket] = append(classInputs[b.Bucket], b)
+		}
+	}
+	batch = make([]jobs.Job, classShards)
+	for c := range batch {
+		batch[c] = jobs.Job{Class: &jobs.ClassJob{Spec: spec, Bucket: c, Inputs: classInputs[c]}}
+	}
+	if results, err = cfg.Exec.Execute(ctx, batch); err != nil {
+		return pieces, classes, nil, fmt.Errorf("classes: %w", err)
+	}
+	for _, r := range results {
+		classes.Symmetric += r.Class.Symmetric
+		classes.Negation += r.Class.Negation
+		classes.SelfNegative += r.Class.SelfNegative
+	}
+	return pieces, classes, tables, nil
+}
+
+// shards is the number of shards for a tier of about est positions.
+func (cfg *Config) shards(est uint64) int {
+	if cfg.Shards > 0 {
+		return cfg.Shards
+	}
+	perShard := uint64(max(cfg.MemBudget/16, 1<<16))
+	n := int((est + perShard - 1) / perShard)
+	if est >= minShardPositions {
+		n = max(n, 2*cfg.Parallelism)
+	}
+	return min(max(n, 1), maxShards)
+}
+
+const maxShards = 4096
+
+func startMoves(g games.Game) int {
+	m := games.NewMoveStats(false)
+	g.Expand(g.Start(), g.Pieces(g.Start(), nil), nil, m)
+	return int(m.Moves)
+}

@@ -1,0 +1,110 @@
+package coordinator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/census-cgt/census/schema"
+	"github.com/census-cgt/census/store"
+)
+
+// Manifest is run.json, written last into a run's output directory: its
+// presence marks the outputs as complete.
+type Manifest struct {
+	SchemaVersion int    `json:"schema_version"`
+	Census        string `json:"census_version"`
+	Run           string `json:"run"`
+	Game          string `json:"game"`
+	Board         string `json:"board"`
+	Start         string `json:"start"`
+	Files         []File `json:"files"`
+}
+
+// File is one output file of a run.
+type File struct {
+	Path  string `json:"path"`
+	Bytes int64  `json:"bytes"`
+}
+
+// OutputDir is where the outputs of game on board land under out.
+func OutputDir(out, game, board string) string {
+	return filepath.Join(out, game+"-"+board)
+}
+
+// WriteOutputs writes the tables of a finished run into dir: summary.json,
+// summary.parquet, tiers.parquet, pieces/part-*.parquet, and run.json last.
+// An earlier run.json is removed first, so that the directory never looks
+// complete while it is being written.
+func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create output directory: %w", err)
+	}
+	manifest := filepath.Join(dir, "run.json")
+	if err := os.Remove(manifest); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove old manifest: %w", err)
+	}
+	piecesDir := filepath.Join(dir, "pieces")
+	if err := os.RemoveAll(piecesDir); err != nil {
+		return fmt.Errorf("remove old pieces: %w", err)
+	}
+	if err := os.MkdirAll(piecesDir, 0o755); err != nil {
+		return fmt.Errorf("create pieces directory: %w", err)
+	}
+	m := Manifest{SchemaVersion: schema.Version, Census: version, Run: run,
+		Game: res.Summary.Game, Board: res.Summary.Board, Start: res.Summary.Start}
+	write := func(rel string, fn func(io.Writer) error) error {
+		p := filepath.Join(dir, rel)
+		if err := schema.WriteFileAtomic(p, fn); err != nil {
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		m.Files = append(m.Files, File{Path: filepath.ToSlash(rel), Bytes: fi.Size()})
+		return nil
+	}
+	for i, t := range res.Tables {
+		rel := filepath.Join("pieces", fmt.Sprintf("part-%05d.parquet", i))
+		err := write(rel, func(w io.Writer) error {
+			rc, err := st.Open(ctx, t.Name)
+			if err != nil {
+				return err
+			}
+			defer rc.Close()
+			_, err = io.Copy(w, rc)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if err := write("tiers.parquet", func(w io.Writer) error { return schema.WriteTiers(w, res.Tiers) }); err != nil {
+		return err
+	}
+	if err := write("summary.parquet", func(w io.Writer) error { return schema.WriteSummary(w, res.Summary) }); err != nil {
+		return err
+	}
+	if err := write("summary.json", func(w io.Writer) error { return writeJSON(w, res.Summary) }); err != nil {
+		return err
+	}
+	if err := schema.WriteJSONAtomic(manifest, m); err != nil {
+		return fmt.Errorf("write %s: %w", manifest, err)
+	}
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}

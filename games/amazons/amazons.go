@@ -1,0 +1,234 @@
+// Package amazons holds the rules of Amazons for the census.
+//
+// A position is two 32-bit planes, square (r, c) at bit r*cols+c: the low
+// plane holds Black amazons and burnt squares, the high plane White amazons
+// and burnt squares. A square in both is burnt, in neither is empty. Boards
+// of up to 32 squares fit.
+package amazons
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/census-cgt/census/games"
+)
+
+// MaxSquares is the largest board a position key holds.
+const MaxSquares = 32
+
+// Game is Amazons on one board from one start.
+type Game struct {
+	b          games.Board
+	start      uint64
+	startBurnt int
+	// rays[sq][d] lists the squares from sq outward in direction d.
+	rays [][8][]uint8
+}
+
+var _ games.Game = (*Game)(nil)
+
+// New returns Amazons on a rows x cols board. start is a board diagram of
+// x, o, '.' and '#'; empty means the standard start: White on (0, 0), Black
+// at the other end of a longest edge through it. It fails on a board over
+// MaxSquares, a bad diagram, or a one-square board with the standard start.
+func New(rows, cols int, start string) (*Game, error) {
+	b, err := games.NewBoard(rows, cols, MaxSquares)
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{b: b, rays: rays(rows, cols)}
+	if start == "" {
+		if rows*cols < 2 {
+			return nil, fmt.Errorf("%w: %s: the standard Amazons start needs at least 2 squares", games.ErrBadBoard, b)
+		}
+		black := cols - 1
+		if cols < rows {
+			black = (rows - 1) * cols
+		}
+		g.start = 1<<black | 1<<32
+	} else {
+		cells, err := games.ParseDiagram(start, b, "xo.#")
+		if err != nil {
+			return nil, err
+		}
+		for i, ch := range cells {
+			switch ch {
+			case 'x':
+				g.start |= 1 << i
+			case 'o':
+				g.start |= 1 << (32 + i)
+			case '#':
+				g.start |= 1<<i | 1<<(32+i)
+			}
+		}
+	}
+	g.startBurnt = bits.OnesCount64(burnt(g.start))
+	return g, nil
+}
+
+func rays(rows, cols int) [][8][]uint8 {
+	dirs := [8][2]int{{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {0, 1}, {1, -1}, {1, 0}, {1, 1}}
+	out := make([][8][]uint8, rows*cols)
+	for sq := range out {
+		for d, dir := range dirs {
+			r, c := sq/cols+dir[0], sq%cols+dir[1]
+			for r >= 0 && r < rows && c >= 0 && c < cols {
+				out[sq][d] = append(out[sq][d], uint8(r*cols+c))
+				r, c = r+dir[0], c+dir[1]
+			}
+		}
+	}
+	return out
+}
+
+func burnt(pos uint64) uint64 { return pos & (pos >> 32) & 0xffffffff }
+
+func (g *Game) Name() string       { return "amazons" }
+func (g *Game) Board() games.Board { return g.b }
+func (g *Game) Start() uint64      { return g.start }
+
+// Tier is the number of arrows shot since the start.
+func (g *Game) Tier(pos uint64) int { return bits.OnesCount64(burnt(pos)) - g.startBurnt }
+
+// MaxTier is the empty squares of the start: every arrow burns one.
+func (g *Game) MaxTier() int {
+	return g.b.Squares() - bits.OnesCount64((g.start|g.start>>32)&0xffffffff)
+}
+
+// Pieces appends the king-connected regions of non-burnt squares. A region
+// is live when it holds an amazon and an empty square. A region's key is
+// the position with every square outside the region burnt.
+func (g *Game) Pieces(pos uint64, dst []games.Piece) []games.Piece {
+	lo, hi := pos&0xffffffff, pos>>32
+	open := g.b.Full &^ (lo & hi)
+	amazons := lo ^ hi
+	for rest := open; rest != 0; {
+		comp := g.b.Fill8(rest&-rest, open)
+		rest &^= comp
+		out := g.b.Full &^ comp
+		dst = append(dst, games.Piece{
+			Mask: comp,
+			Key:  (lo&comp | out) | (hi&comp|out)<<32,
+			Size: bits.OnesCount64(comp),
+			Live: comp&amazons != 0 && comp&^amazons != 0,
+		})
+	}
+	return dst
+}
+
+// DeadFree burns the empty squares of every dead region; amazons stay.
+func (g *Game) DeadFree(pos uint64, pieces []games.Piece) uint64 {
+	amazons := (pos ^ pos>>32) & 0xffffffff
+	var dead uint64
+	for _, p := range pieces {
+		if !p.Live {
+			dead |= p.Mask &^ amazons
+		}
+	}
+	return pos | dead | dead<<32
+}
+
+// Expand appends the successor of every move: an amazon moves like a queen
+// through empty squares, then shoots an arrow like a queen from where it
+// lands (its vacated square counts as empty).
+func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.MoveStats) []uint64 {
+	lo, hi := pos&0xffffffff, pos>>32
+	open := g.b.Full &^ (lo & hi)
+	amazons := lo ^ hi
+	empty := open &^ amazons
+	for _, p := range pieces {
+		if !p.Live {
+			continue
+		}
+		for movers := p.Mask & amazons; movers != 0; movers &= movers - 1 {
+			f := bits.TrailingZeros64(movers)
+			from := uint64(1) << f
+			plane := 0 // the mover's plane: 0 Black, 32 White
+			if hi&from != 0 {
+				plane = 32
+			}
+			edgeRegion := g.b.Fill4(from, open)
+			for _, ray := range g.rays[f] {
+				for _, t := range ray {
+					to := uint64(1) << t
+					if empty&to == 0 {
+						break
+					}
+					moved := pos&^(from<<plane) | to<<plane
+					free := (empty | from) &^ to
+					edgeJoin := edgeRegion&to == 0
+					joinLanding := p.Mask&to == 0
+					for _, shot := range g.rays[t] {
+						for _, s := range shot {
+							arrow := uint64(1) << s
+							if free&arrow == 0 {
+								break
+							}
+							dst = append(dst, moved|arrow|arrow<<32)
+							m.Moves++
+							if edgeJoin {
+								m.EdgeRuleJoins++
+							}
+							if joinLanding || g.joins(p.Mask, arrow, open) {
+								m.Joins++
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// joins reports whether burning arrow inside region leaves what is left of
+// the region touching another non-burnt square. The amazon moved inside
+// region, and the other regions keep their squares, so that is the only
+// way a piece after the move could hold material of two pieces before it.
+func (g *Game) joins(region, arrow, open uint64) bool {
+	rest := region &^ arrow
+	return g.b.Nbrs8(rest)&(open&^arrow&^rest) != 0
+}
+
+// Translate shifts the region with in-place key k to the corner of its box;
+// the squares of the box outside the region stay burnt.
+func (g *Game) Translate(k uint64) games.PieceKey {
+	lo, hi := k&0xffffffff, k>>32
+	rows, cols := g.b.Crop(g.b.Full&^(lo&hi), &lo, &hi)
+	return games.MakePieceKey(rows, cols, lo|hi<<32)
+}
+
+// Classes identifies a region under all 8 symmetries, and under the colour
+// swap for negation.
+func (g *Game) Classes(k games.PieceKey) (sym, neg games.PieceKey, selfNegative bool) {
+	return games.Classes(k, games.Symmetries[:], 2, games.SwapPlanes)
+}
+
+// Size is the number of squares of the region, amazons included.
+func (g *Game) Size(k games.PieceKey) int {
+	rows, cols := k.Dims()
+	return rows*cols - bits.OnesCount64(burnt(k.Lo))
+}
+
+// Picture draws a translated region.
+func (g *Game) Picture(k games.PieceKey) string {
+	rows, cols := k.Dims()
+	return games.FormatDiagram(rows, cols, func(i int) byte { return cell(k.Lo, i) })
+}
+
+// Format draws a position.
+func (g *Game) Format(pos uint64) string {
+	return games.FormatDiagram(g.b.Rows, g.b.Cols, func(i int) byte { return cell(pos, i) })
+}
+
+func cell(planes uint64, i int) byte {
+	switch planes>>i&1 | planes>>(32+i)&1<<1 {
+	case 1:
+		return 'x'
+	case 2:
+		return 'o'
+	case 3:
+		return '#'
+	}
+	return '.'
+}

@@ -1,0 +1,209 @@
+// Package clobber holds the rules of Clobber for the census.
+//
+// A position packs the Black stones in the low 32 bits and the White stones
+// in the high 32 bits, square (r, c) at bit r*cols+c, so boards of up to 32
+// squares fit.
+package clobber
+
+import (
+	"math/bits"
+
+	"github.com/census-cgt/census/games"
+)
+
+// MaxSquares is the largest board a position key holds.
+const MaxSquares = 32
+
+// Game is Clobber on one board from one start.
+type Game struct {
+	b           games.Board
+	start       uint64
+	startStones int
+}
+
+var _ games.Game = (*Game)(nil)
+
+// New returns Clobber on a rows x cols board. start is a board diagram of
+// x, o and '.'; empty means the standard start, the full checkerboard with
+// Black on (0, 0). It fails on a board over MaxSquares or a bad diagram.
+func New(rows, cols int, start string) (*Game, error) {
+	b, err := games.NewBoard(rows, cols, MaxSquares)
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{b: b}
+	if start == "" {
+		var black uint64
+		for r := 0; r < rows; r++ {
+			for c := 0; c < cols; c++ {
+				if (r+c)%2 == 0 {
+					black |= 1 << (r*cols + c)
+				}
+			}
+		}
+		g.start = black | (b.Full&^black)<<32
+	} else {
+		cells, err := games.ParseDiagram(start, b, "xo.")
+		if err != nil {
+			return nil, err
+		}
+		for i, ch := range cells {
+			switch ch {
+			case 'x':
+				g.start |= 1 << i
+			case 'o':
+				g.start |= 1 << (32 + i)
+			}
+		}
+	}
+	g.startStones = bits.OnesCount64(g.start)
+	return g, nil
+}
+
+func (g *Game) Name() string       { return "clobber" }
+func (g *Game) Board() games.Board { return g.b }
+func (g *Game) Start() uint64      { return g.start }
+
+// Tier is the number of stones removed since the start.
+func (g *Game) Tier(pos uint64) int { return g.startStones - bits.OnesCount64(pos) }
+
+// MaxTier is one less than the stones of the start: a capture needs two.
+func (g *Game) MaxTier() int { return max(g.startStones-1, 0) }
+
+func split(pos uint64) (black, white uint64) { return pos & 0xffffffff, pos >> 32 }
+
+// Pieces appends the orthogonally connected groups of stones of pos. A group
+// is live when one of its stones has an opposing orthogonal neighbour.
+func (g *Game) Pieces(pos uint64, dst []games.Piece) []games.Piece {
+	black, white := split(pos)
+	stones := black | white
+	for rest := stones; rest != 0; {
+		comp := g.b.Fill4(rest&-rest, stones)
+		rest &^= comp
+		bc, wc := black&comp, white&comp
+		dst = append(dst, games.Piece{
+			Mask: comp,
+			Key:  bc | wc<<32,
+			Size: bits.OnesCount64(comp),
+			Live: g.b.Nbrs4(bc)&wc != 0,
+		})
+	}
+	return dst
+}
+
+// DeadFree removes the stones of every dead piece.
+func (g *Game) DeadFree(pos uint64, pieces []games.Piece) uint64 {
+	var dead uint64
+	for _, p := range pieces {
+		if !p.Live {
+			dead |= p.Mask
+		}
+	}
+	return pos &^ (dead | dead<<32)
+}
+
+// Expand appends the successor of every capture. A capture moves a stone
+// from a onto the opposing stone at t, an orthogonal neighbour.
+func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.MoveStats) []uint64 {
+	black, white := split(pos)
+	stones := black | white
+	n := bits.OnesCount64(stones)
+	b := g.b
+	for _, p := range pieces {
+		if !p.Live {
+			continue
+		}
+		count := uint64(0)
+		for side := 0; side < 2; side++ {
+			mine, theirs, shift := black&p.Mask, white, 0
+			if side == 1 {
+				mine, theirs, shift = white&p.Mask, black, 32
+			}
+			for dir := 0; dir < 4; dir++ {
+				var targets uint64
+				var delta int
+				switch dir {
+				case 0:
+					targets, delta = b.East(mine)&theirs, 1
+				case 1:
+					targets, delta = b.West(mine)&theirs, -1
+				case 2:
+					targets, delta = b.South(mine)&theirs, b.Cols
+				case 3:
+					targets, delta = b.North(mine)&theirs, -b.Cols
+				}
+				for ; targets != 0; targets &= targets - 1 {
+					t := bits.TrailingZeros64(targets)
+					from, to := uint64(1)<<(t-delta), uint64(1)<<t
+					// The mover leaves from; the captured stone at to is
+					// replaced by the mover.
+					succ := pos &^ (from<<shift | to<<(32-shift)) | to<<shift
+					dst = append(dst, succ)
+					count++
+					if g.joins(p.Mask, from, to, stones) {
+						m.Joins++
+					}
+				}
+			}
+		}
+		m.Moves += count
+		if m.MovedPiece != nil {
+			m.MovedPiece[n*games.MovedPieceStride+p.Size] += count
+			if len(pieces) >= 2 {
+				m.MovedPieceSplit[n*games.MovedPieceStride+p.Size] += count
+			}
+		}
+	}
+	return dst
+}
+
+// joins reports whether the capture from -> to, made in the piece with
+// squares piece, leaves some piece holding stones of two pieces of the
+// position before it. The other pieces keep their squares and only lose
+// neighbours, so it is enough to check that the mover lands inside its own
+// piece and that what is left of that piece touches no other stone.
+func (g *Game) joins(piece, from, to, stones uint64) bool {
+	if piece&to == 0 {
+		return true
+	}
+	after := stones &^ from
+	rest := piece &^ from
+	return g.b.Nbrs4(rest)&(after&^rest) != 0
+}
+
+// Translate shifts the piece with in-place key k to the corner of its box.
+func (g *Game) Translate(k uint64) games.PieceKey {
+	black, white := split(k)
+	rows, cols := g.b.Crop(black|white, &black, &white)
+	return games.MakePieceKey(rows, cols, black|white<<32)
+}
+
+// Classes identifies a piece under all 8 symmetries, and under the colour
+// swap for negation.
+func (g *Game) Classes(k games.PieceKey) (sym, neg games.PieceKey, selfNegative bool) {
+	return games.Classes(k, games.Symmetries[:], 2, games.SwapPlanes)
+}
+
+// Size is the number of stones of the piece.
+func (g *Game) Size(k games.PieceKey) int { return bits.OnesCount64(k.Lo) }
+
+// Picture draws a translated piece.
+func (g *Game) Picture(k games.PieceKey) string {
+	rows, cols := k.Dims()
+	return games.FormatDiagram(rows, cols, func(i int) byte { return cell(k.Lo, i) })
+}
+
+// Format draws a position.
+func (g *Game) Format(pos uint64) string {
+	return games.FormatDiagram(g.b.Rows, g.b.Cols, func(i int) byte { return cell(pos, i) })
+}
+
+func cell(planes uint64, i int) byte {
+	switch {
+	case planes>>i&1 != 0:
+		return 'x'
+	case planes>>(32+i)&1 != 0:
+		return 'o'
+	}
+	return '.'
+}

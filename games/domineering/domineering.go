@@ -1,0 +1,147 @@
+// Package domineering holds the rules of Domineering for the census.
+//
+// A position is the mask of covered squares, square (r, c) at bit
+// r*cols+c, so boards of up to 64 squares fit. Positions are identified by
+// the covered set, not by the dominoes.
+package domineering
+
+import (
+	"math/bits"
+
+	"github.com/census-cgt/census/games"
+)
+
+// MaxSquares is the largest board a position key holds.
+const MaxSquares = 64
+
+// Game is Domineering on one board from one start.
+type Game struct {
+	b            games.Board
+	start        uint64
+	startCovered int
+}
+
+var _ games.Game = (*Game)(nil)
+
+// New returns Domineering on a rows x cols board. start is a board diagram
+// of '.' (empty) and '#' (covered); empty means the empty board. It fails on
+// a board over MaxSquares or a bad diagram.
+func New(rows, cols int, start string) (*Game, error) {
+	b, err := games.NewBoard(rows, cols, MaxSquares)
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{b: b}
+	if start != "" {
+		cells, err := games.ParseDiagram(start, b, ".#")
+		if err != nil {
+			return nil, err
+		}
+		for i, ch := range cells {
+			if ch == '#' {
+				g.start |= 1 << i
+			}
+		}
+	}
+	g.startCovered = bits.OnesCount64(g.start)
+	return g, nil
+}
+
+func (g *Game) Name() string       { return "domineering" }
+func (g *Game) Board() games.Board { return g.b }
+func (g *Game) Start() uint64      { return g.start }
+
+// Tier is the number of dominoes placed since the start.
+func (g *Game) Tier(pos uint64) int { return (bits.OnesCount64(pos) - g.startCovered) / 2 }
+
+// MaxTier is half the empty squares of the start.
+func (g *Game) MaxTier() int { return (g.b.Squares() - g.startCovered) / 2 }
+
+// Pieces appends the edge-connected regions of empty squares. A region is
+// live when it has two squares, hence room for a domino.
+func (g *Game) Pieces(pos uint64, dst []games.Piece) []games.Piece {
+	empty := g.b.Full &^ pos
+	for rest := empty; rest != 0; {
+		comp := g.b.Fill4(rest&-rest, empty)
+		rest &^= comp
+		size := bits.OnesCount64(comp)
+		dst = append(dst, games.Piece{Mask: comp, Key: comp, Size: size, Live: size >= 2})
+	}
+	return dst
+}
+
+// DeadFree covers every lone empty square.
+func (g *Game) DeadFree(pos uint64, pieces []games.Piece) uint64 {
+	for _, p := range pieces {
+		if !p.Live {
+			pos |= p.Mask
+		}
+	}
+	return pos
+}
+
+// Expand appends the successor of every domino placement: vertical ones
+// (Left's) and horizontal ones (Right's).
+func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.MoveStats) []uint64 {
+	empty := g.b.Full &^ pos
+	for _, p := range pieces {
+		if !p.Live {
+			continue
+		}
+		// Tops of vertical dominoes, lefts of horizontal ones.
+		vert := p.Mask & (p.Mask >> g.b.Cols)
+		horiz := p.Mask & g.b.West(p.Mask)
+		for pass, tops := range [2]uint64{vert, horiz} {
+			delta := g.b.Cols
+			if pass == 1 {
+				delta = 1
+			}
+			for ; tops != 0; tops &= tops - 1 {
+				i := bits.TrailingZeros64(tops)
+				domino := uint64(1)<<i | uint64(1)<<(i+delta)
+				dst = append(dst, pos|domino)
+				m.Moves++
+				rest := p.Mask &^ domino
+				if g.b.Nbrs4(rest)&(empty&^domino&^rest) != 0 {
+					m.Joins++
+				}
+			}
+		}
+	}
+	return dst
+}
+
+// Translate shifts the region k to the corner of its box.
+func (g *Game) Translate(k uint64) games.PieceKey {
+	rows, cols := g.b.Crop(k, &k)
+	return games.MakePieceKey(rows, cols, k)
+}
+
+// Classes identifies a region under the 4 symmetries that keep vertical
+// vertical, and under the transpose (which swaps the players) for negation.
+func (g *Game) Classes(k games.PieceKey) (sym, neg games.PieceKey, selfNegative bool) {
+	return games.Classes(k, games.Symmetries[:4], 1, transpose)
+}
+
+func transpose(k games.PieceKey) games.PieceKey { return games.Transform(k, games.Transpose, 1) }
+
+// Size is the number of squares of the region.
+func (g *Game) Size(k games.PieceKey) int { return bits.OnesCount64(k.Lo) }
+
+// Picture draws a region: '.' for its squares, '#' for the rest of its box.
+func (g *Game) Picture(k games.PieceKey) string {
+	rows, cols := k.Dims()
+	return games.FormatDiagram(rows, cols, func(i int) byte { return cell(^k.Lo, i) })
+}
+
+// Format draws a position.
+func (g *Game) Format(pos uint64) string {
+	return games.FormatDiagram(g.b.Rows, g.b.Cols, func(i int) byte { return cell(pos, i) })
+}
+
+func cell(covered uint64, i int) byte {
+	if covered>>i&1 != 0 {
+		return '#'
+	}
+	return '.'
+}

@@ -1,0 +1,321 @@
+package jobs
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+
+	"github.com/census-cgt/census/games"
+)
+
+// A fragment is a sorted run of records with a header and a checksum:
+//
+//	header  "CNSF" version:u8 kind:u8 rows:u8 cols:u8 game:u8+bytes tier:u32 count:u64
+//	payload count records, each a few uvarints (see the record kinds)
+//	trailer crc32c(header+payload):u32 "FSNC"
+//
+// Keys are strictly increasing and stored as deltas, so a fragment of
+// dense positions takes a few bytes per key.
+const (
+	fragMagic   = "CNSF"
+	fragTrailer = "FSNC"
+	fragVersion = 1
+)
+
+// Kind says what records a fragment holds.
+type Kind uint8
+
+// The fragment kinds.
+const (
+	KindPositions Kind = 1 + iota // uint64 position keys
+	KindDeadFree                  // uint64 dead-free board keys
+	KindInPlace                   // uint64 in-place piece keys
+	KindPieces                    // translated pieces with occurrence counts
+	KindClasses                   // (negation, symmetric) class pairs
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindPositions:
+		return "positions"
+	case KindDeadFree:
+		return "deadfree"
+	case KindInPlace:
+		return "inplace"
+	case KindPieces:
+		return "pieces"
+	case KindClasses:
+		return "classes"
+	}
+	return fmt.Sprintf("kind%d", uint8(k))
+}
+
+// ErrCorrupt marks a fragment that fails its checks: a bad header, a
+// checksum mismatch, a truncation, keys out of order. Retrying cannot help.
+var ErrCorrupt = errors.New("corrupt fragment")
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Header identifies what a fragment holds.
+type Header struct {
+	Kind  Kind
+	Game  string
+	Rows  int
+	Cols  int
+	Tier  int
+	Count uint64
+}
+
+// PieceRecord is a translated piece with the number of positions it occurs
+// in and the least tier it occurs in.
+type PieceRecord struct {
+	Key       games.PieceKey
+	Positions uint64
+	FirstTier int32
+}
+
+// ClassRecord ties a symmetric class to its negation class.
+type ClassRecord struct {
+	Neg, Sym     games.PieceKey
+	SelfNegative bool
+}
+
+// fragWriter encodes one fragment.
+type fragWriter struct {
+	w     *bufio.Writer
+	crc   uint32
+	n     int64
+	buf   []byte
+	prev  uint64
+	prevK games.PieceKey
+}
+
+func newFragWriter(w io.Writer, h Header) *fragWriter {
+	fw := &fragWriter{w: bufio.NewWriterSize(w, 1<<16), buf: make([]byte, 0, 4096)}
+	hdr := []byte(fragMagic)
+	hdr = append(hdr, fragVersion, byte(h.Kind), byte(h.Rows), byte(h.Cols), byte(len(h.Game)))
+	hdr = append(hdr, h.Game...)
+	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(h.Tier))
+	hdr = binary.LittleEndian.AppendUint64(hdr, h.Count)
+	fw.buf = append(fw.buf, hdr...)
+	return fw
+}
+
+func (fw *fragWriter) uvarint(v uint64) {
+	fw.buf = binary.AppendUvarint(fw.buf, v)
+	if len(fw.buf) >= 4000 {
+		fw.flushBuf()
+	}
+}
+
+func (fw *fragWriter) flushBuf() {
+	fw.crc = crc32.Update(fw.crc, castagnoli, fw.buf)
+	fw.w.Write(fw.buf)
+	fw.n += int64(len(fw.buf))
+	fw.buf = fw.buf[:0]
+}
+
+func (fw *fragWriter) key(k uint64) {
+	fw.uvarint(k - fw.prev)
+	fw.prev = k
+}
+
+func (fw *fragWriter) pieceKey(k games.PieceKey) {
+	if k.Hi == fw.prevK.Hi {
+		fw.uvarint(0)
+		fw.uvarint(k.Lo - fw.prevK.Lo)
+	} else {
+		fw.uvarint(k.Hi - fw.prevK.Hi)
+		fw.uvarint(k.Lo)
+	}
+	fw.prevK = k
+}
+
+// close writes the trailer and flushes; it returns the fragment's size and
+// checksum.
+func (fw *fragWriter) close() (size int64, sum uint32, err error) {
+	fw.flushBuf()
+	trailer := binary.LittleEndian.AppendUint32(nil, fw.crc)
+	trailer = append(trailer, fragTrailer...)
+	fw.w.Write(trailer)
+	fw.n += int64(len(trailer))
+	return fw.n, fw.crc, fw.w.Flush()
+}
+
+// fragReader decodes one fragment, checking as it goes and at the end.
+type fragReader struct {
+	name   string
+	src    io.Reader
+	buf    []byte
+	r, w   int
+	hashed int // buf[:hashed] is in crc
+	crc    uint32
+	size   int64 // bytes consumed from src
+	Header
+	// wantSum and wantSize, when set, are what the job message says the
+	// fragment holds.
+	wantSum  *uint32
+	wantSize int64
+	left     uint64 // records not yet read
+	prev  uint64
+	prevK games.PieceKey
+	err   error
+}
+
+func newFragReader(name string, src io.Reader, want Kind, blob Blob) (*fragReader, error) {
+	fr := &fragReader{name: name, src: src, buf: make([]byte, 1<<16), wantSize: blob.Size}
+	if blob.Size > 0 {
+		fr.wantSum = &blob.Sum
+	}
+	if err := fr.need(4 + 5); err != nil {
+		return nil, err
+	}
+	b := fr.buf[fr.r:]
+	if string(b[:4]) != fragMagic || b[4] != fragVersion {
+		return nil, fr.corrupt("bad magic or version")
+	}
+	fr.Kind, fr.Rows, fr.Cols = Kind(b[5]), int(b[6]), int(b[7])
+	gl := int(b[8])
+	fr.r += 9
+	if err := fr.need(gl + 12); err != nil {
+		return nil, err
+	}
+	b = fr.buf[fr.r:]
+	fr.Game = string(b[:gl])
+	fr.Tier = int(int32(binary.LittleEndian.Uint32(b[gl:])))
+	fr.Count = binary.LittleEndian.Uint64(b[gl+4:])
+	fr.r += gl + 12
+	fr.left = fr.Count
+	if fr.Kind != want {
+		return nil, fr.corrupt(fmt.Sprintf("holds %s, want %s", fr.Kind, want))
+	}
+	if fr.Count == 0 {
+		if err := fr.finish(); err != nil {
+			return nil, err
+		}
+	}
+	return fr, nil
+}
+
+func (fr *fragReader) corrupt(why string) error {
+	return fmt.Errorf("fragment %s: %w: %s", fr.name, ErrCorrupt, why)
+}
+
+// need makes at least n unread bytes available.
+func (fr *fragReader) need(n int) error {
+	if fr.w-fr.r >= n {
+		return nil
+	}
+	fr.crc = crc32.Update(fr.crc, castagnoli, fr.buf[fr.hashed:fr.r])
+	copy(fr.buf, fr.buf[fr.r:fr.w])
+	fr.w -= fr.r
+	fr.r, fr.hashed = 0, 0
+	for fr.w < n {
+		m, err := fr.src.Read(fr.buf[fr.w:])
+		fr.w += m
+		fr.size += int64(m)
+		if err == io.EOF {
+			if fr.w < n {
+				return fr.corrupt("truncated")
+			}
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("read fragment %s: %w", fr.name, err)
+		}
+	}
+	return nil
+}
+
+func (fr *fragReader) uvarint() uint64 {
+	if fr.err != nil {
+		return 0
+	}
+	if fr.w-fr.r < binary.MaxVarintLen64 {
+		if err := fr.need(binary.MaxVarintLen64); err != nil {
+			// Near the end: fewer bytes may remain than the longest varint.
+			if fr.w == fr.r {
+				fr.err = err
+				return 0
+			}
+		}
+	}
+	v, n := binary.Uvarint(fr.buf[fr.r:fr.w])
+	if n <= 0 {
+		fr.err = fr.corrupt("bad varint")
+		return 0
+	}
+	fr.r += n
+	return v
+}
+
+// record ends one record: when it was the last, the trailer is checked.
+func (fr *fragReader) record() error {
+	if fr.err != nil {
+		return fr.err
+	}
+	fr.left--
+	if fr.left == 0 {
+		return fr.finish()
+	}
+	return nil
+}
+
+func (fr *fragReader) finish() error {
+	fr.crc = crc32.Update(fr.crc, castagnoli, fr.buf[fr.hashed:fr.r])
+	fr.hashed = fr.r
+	if err := fr.need(8); err != nil {
+		return err
+	}
+	b := fr.buf[fr.r : fr.r+8]
+	if string(b[4:]) != fragTrailer {
+		return fr.corrupt("bad trailer")
+	}
+	if binary.LittleEndian.Uint32(b) != fr.crc {
+		return fr.corrupt("checksum mismatch")
+	}
+	fr.r += 8
+	fr.hashed = fr.r
+	if fr.w != fr.r {
+		return fr.corrupt("bytes after the trailer")
+	}
+	if fr.wantSum != nil && *fr.wantSum != fr.crc {
+		return fr.corrupt(fmt.Sprintf("checksum %08x, the job expects %08x", fr.crc, *fr.wantSum))
+	}
+	if fr.wantSize > 0 && fr.size != fr.wantSize {
+		return fr.corrupt(fmt.Sprintf("%d bytes, the job expects %d", fr.size, fr.wantSize))
+	}
+	var one [1]byte
+	if n, _ := io.ReadFull(fr.src, one[:]); n != 0 {
+		return fr.corrupt("bytes after the trailer")
+	}
+	return nil
+}
+
+// nextKey reads the next key of a key fragment; ok is false at the end.
+func (fr *fragReader) nextKey() (k uint64, ok bool, err error) {
+	if fr.left == 0 {
+		return 0, false, nil
+	}
+	d := fr.uvarint()
+	if d == 0 && fr.left != fr.Count && fr.err == nil {
+		return 0, false, fr.corrupt("keys out of order")
+	}
+	fr.prev += d
+	if err := fr.record(); err != nil {
+		return 0, false, err
+	}
+	return fr.prev, true, nil
+}
+
+func (fr *fragReader) pieceKey() games.PieceKey {
+	dh, lo := fr.uvarint(), fr.uvarint()
+	if dh == 0 {
+		lo += fr.prevK.Lo
+	}
+	fr.prevK = games.PieceKey{Hi: fr.prevK.Hi + dh, Lo: lo}
+	return fr.prevK
+}

@@ -1,0 +1,187 @@
+// Package jobs is the unit of work of a census: the job specs as they travel
+// between coordinator and workers, and the kernels that run them over a
+// store.
+//
+// A run is a breadth-first search one tier at a time. A tier job (tier t,
+// shard s) merges its incoming sorted fragments into the unique positions
+// of (t, s), measures each position, and writes its successors as sorted
+// fragments bucketed by the shard of tier t+1 that owns them, and its piece
+// keys bucketed by reduce shard. After the last tier, piece jobs deduplicate
+// the piece keys of each reduce shard and write the pieces table, and class
+// jobs count the symmetric and negation classes. Every job is a pure
+// function of its inputs and writes its outputs atomically, so running a job
+// twice gives the same outputs.
+package jobs
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrInvalid marks a job that can never succeed as specified.
+var ErrInvalid = errors.New("invalid job")
+
+// Spec is what every job of a run shares.
+type Spec struct {
+	Run   string `json:"run"`
+	Game  string `json:"game"`
+	Board string `json:"board"`
+	// Start is a board diagram, or empty for the game's standard start.
+	Start string `json:"start,omitempty"`
+	// MemBudget is the bytes a job may hold in record buffers before it
+	// spills them to the store.
+	MemBudget int64 `json:"mem_budget"`
+}
+
+// Job is one unit of work: exactly one of its fields is set.
+type Job struct {
+	Tier  *TierJob  `json:"tier,omitempty"`
+	Piece *PieceJob `json:"piece,omitempty"`
+	Class *ClassJob `json:"class,omitempty"`
+}
+
+// Result is what a job reports: the field of the job's kind is set.
+type Result struct {
+	Tier  *TierResult  `json:"tier,omitempty"`
+	Piece *PieceResult `json:"piece,omitempty"`
+	Class *ClassResult `json:"class,omitempty"`
+}
+
+// ID names a job within its run, e.g. "tier-0003-shard-00012".
+func (j Job) ID() string {
+	switch {
+	case j.Tier != nil:
+		return fmt.Sprintf("tier-%04d-shard-%05d", j.Tier.Tier, j.Tier.Shard)
+	case j.Piece != nil:
+		return fmt.Sprintf("piece-%05d", j.Piece.Bucket)
+	case j.Class != nil:
+		return fmt.Sprintf("class-%05d", j.Class.Bucket)
+	}
+	return "empty"
+}
+
+// Spec returns the run spec of the job, or nil for an empty job.
+func (j Job) Spec() *Spec {
+	switch {
+	case j.Tier != nil:
+		return &j.Tier.Spec
+	case j.Piece != nil:
+		return &j.Piece.Spec
+	case j.Class != nil:
+		return &j.Class.Spec
+	}
+	return nil
+}
+
+// TierJob measures and expands the positions of one shard of one tier.
+type TierJob struct {
+	Spec
+	Tier  int `json:"tier"`
+	Shard int `json:"shard"`
+	// Shards is the number of shards of this tier, NextShards of the next.
+	Shards       int `json:"shards"`
+	NextShards   int `json:"next_shards"`
+	ReduceShards int `json:"reduce_shards"`
+	// Inputs are the position fragments of this shard.
+	Inputs []Blob `json:"inputs"`
+}
+
+// TierResult is what a tier job found and wrote.
+type TierResult struct {
+	Tier  int       `json:"tier"`
+	Shard int       `json:"shard"`
+	Stats TierStats `json:"stats"`
+	// Next are position fragments of the next tier, Bucket naming the shard.
+	Next []Blob `json:"next"`
+	// Pieces are dead-free, in-place and piece fragments, Bucket naming the
+	// reduce shard.
+	Pieces []Blob `json:"pieces"`
+}
+
+// TierStats are the per-position and per-move counts of a set of positions.
+type TierStats struct {
+	Positions     uint64 `json:"positions"`
+	Moves         uint64 `json:"moves"`
+	Split         uint64 `json:"split"`
+	LiveWhenSplit uint64 `json:"live_when_split"`
+	WithDead      uint64 `json:"with_dead"`
+	Joins         uint64 `json:"joins"`
+	EdgeRuleJoins uint64 `json:"edge_rule_joins"`
+	// MovedPiece and MovedPieceSplit are sparse moved-piece histograms:
+	// moves by stones on the board and stones in the moved piece.
+	MovedPiece      []HistEntry `json:"moved_piece,omitempty"`
+	MovedPieceSplit []HistEntry `json:"moved_piece_split,omitempty"`
+}
+
+// HistEntry counts the moves made in a piece of K stones on a board of N.
+type HistEntry struct {
+	N     int    `json:"n"`
+	K     int    `json:"k"`
+	Count uint64 `json:"count"`
+}
+
+// Add adds o to s.
+func (s *TierStats) Add(o TierStats) {
+	s.Positions += o.Positions
+	s.Moves += o.Moves
+	s.Split += o.Split
+	s.LiveWhenSplit += o.LiveWhenSplit
+	s.WithDead += o.WithDead
+	s.Joins += o.Joins
+	s.EdgeRuleJoins += o.EdgeRuleJoins
+	s.MovedPiece = addHist(s.MovedPiece, o.MovedPiece)
+	s.MovedPieceSplit = addHist(s.MovedPieceSplit, o.MovedPieceSplit)
+}
+
+func addHist(a, b []HistEntry) []HistEntry {
+	for _, e := range b {
+		found := false
+		for i := range a {
+			if a[i].N == e.N && a[i].K == e.K {
+				a[i].Count += e.Count
+				found = true
+				break
+			}
+		}
+		if !found {
+			a = append(a, e)
+		}
+	}
+	return a
+}
+
+// PieceJob deduplicates the piece keys of one reduce shard.
+type PieceJob struct {
+	Spec
+	Bucket      int    `json:"bucket"`
+	ClassShards int    `json:"class_shards"`
+	Inputs      []Blob `json:"inputs"`
+}
+
+// PieceResult counts the distinct keys of one reduce shard at the first
+// levels, and names the pieces table part and class fragments it wrote.
+type PieceResult struct {
+	Bucket     int            `json:"bucket"`
+	DeadFree   uint64         `json:"dead_free"`
+	InPlace    uint64         `json:"in_place"`
+	Translated uint64         `json:"translated"`
+	BySize     map[int]uint64 `json:"by_size"`
+	// Table is the pieces table part, absent when the shard has no pieces.
+	Table   *Blob  `json:"table,omitempty"`
+	Classes []Blob `json:"classes"`
+}
+
+// ClassJob counts the symmetric and negation classes of one class shard.
+type ClassJob struct {
+	Spec
+	Bucket int    `json:"bucket"`
+	Inputs []Blob `json:"inputs"`
+}
+
+// ClassResult counts the classes of one class shard.
+type ClassResult struct {
+	Bucket       int    `json:"bucket"`
+	Symmetric    uint64 `json:"symmetric"`
+	Negation     uint64 `json:"negation"`
+	SelfNegative uint64 `json:"self_negative"`
+}

@@ -1,0 +1,195 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"hash/crc32"
+	"io"
+
+	"github.com/census-cgt/census/schema"
+	"github.com/census-cgt/census/store"
+)
+
+// runPieces counts the distinct dead-free boards, in-place pieces and
+// translated pieces of one reduce shard, writes a row of the pieces table
+// for each translated piece, and sends its classes on to the class shards.
+func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (*PieceResult, error) {
+	if j.Bucket < 0 || j.ClassShards < 1 || j.Run == "" {
+		return nil, fmt.Errorf("%w: piece bucket %d, class shards %d, run %q", ErrInvalid, j.Bucket, j.ClassShards, j.Run)
+	}
+	g, err := j.game()
+	if err != nil {
+		return nil, err
+	}
+	res := &PieceResult{Bucket: j.Bucket, BySize: map[int]uint64{}}
+	count := func(n *uint64) func(uint64) error {
+		return func(uint64) error { *n++; return nil }
+	}
+	if err := mergeUnique(ctx, st, j.Inputs, KindDeadFree, g, count(&res.DeadFree)); err != nil {
+		return nil, err
+	}
+	if err := mergeUnique(ctx, st, j.Inputs, KindInPlace, g, count(&res.InPlace)); err != nil {
+		return nil, err
+	}
+
+	classes := newSpiller(j.ClassShards, int(max(j.MemBudget, 1<<20)/64), func(b, part int, recs []ClassRecord) (Blob, bool, error) {
+		recs = sortClasses(recs)
+		name := fmt.Sprintf("%s/classes/c%05d/r%05d-p%03d.frag", j.Run, b, j.Bucket, part)
+		blob, err := putClasses(ctx, st, name, j.header(g, KindClasses, 0), recs)
+		return blob, true, err
+	})
+	table, err := newTableWriter(ctx, st, fmt.Sprintf("%s/tables/pieces/part-%05d.parquet", j.Run, j.Bucket))
+	if err != nil {
+		return nil, err
+	}
+	defer table.abort()
+
+	var cur PieceRecord
+	have := false
+	finish := func() error {
+		if !have {
+			return nil
+		}
+		res.Translated++
+		if res.Translated%progressEvery == 0 && opts.Progress != nil {
+			opts.Progress(res.Translated)
+		}
+		size := g.Size(cur.Key)
+		res.BySize[size]++
+		sym, neg, self := g.Classes(cur.Key)
+		rows, cols := cur.Key.Dims()
+		row := schema.Piece{
+			Game: g.Name(), Board: g.Board().String(),
+			KeyHi: cur.Key.Hi, KeyLo: cur.Key.Lo,
+			Rows: int32(rows), Cols: int32(cols), Size: int32(size),
+			Picture:     g.Picture(cur.Key),
+			SymmetricHi: sym.Hi, SymmetricLo: sym.Lo,
+			NegationHi: neg.Hi, NegationLo: neg.Lo,
+			SelfNegative: self,
+			Positions:    cur.Positions, FirstTier: cur.FirstTier,
+		}
+		if err := table.pw.Write(row); err != nil {
+			return fmt.Errorf("write pieces table: %w", err)
+		}
+		return classes.add(pieceBucket(neg, j.ClassShards), ClassRecord{Neg: neg, Sym: sym, SelfNegative: self})
+	}
+	srcs, closeAll, err := sources(ctx, st, j.Inputs, KindPieces, g, (*fragReader).nextPiece)
+	if err != nil {
+		return nil, err
+	}
+	defer closeAll()
+	err = mergeSorted(srcs, func(a, b PieceRecord) int { return comparePieceKeys(a.Key, b.Key) }, func(r PieceRecord) error {
+		if have && r.Key == cur.Key {
+			cur.Positions += r.Positions
+			cur.FirstTier = min(cur.FirstTier, r.FirstTier)
+			return nil
+		}
+		if err := finish(); err != nil {
+			return err
+		}
+		cur, have = r, true
+		return nil
+	})
+	if err == nil {
+		err = finish()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if res.Translated > 0 {
+		blob, err := table.commit()
+		if err != nil {
+			return nil, err
+		}
+		blob.Bucket = j.Bucket
+		res.Table = &blob
+	}
+	if res.Classes, err = classes.close(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// runClasses counts the distinct classes of one class shard. Every
+// translated piece of one negation class lands in the same shard, so the
+// symmetric classes (which refine it) are counted there too.
+func runClasses(ctx context.Context, st store.Store, j *ClassJob, opts Options) (*ClassResult, error) {
+	if j.Bucket < 0 || j.Run == "" {
+		return nil, fmt.Errorf("%w: class bucket %d, run %q", ErrInvalid, j.Bucket, j.Run)
+	}
+	g, err := j.game()
+	if err != nil {
+		return nil, err
+	}
+	srcs, closeAll, err := sources(ctx, st, j.Inputs, KindClasses, g, (*fragReader).nextClass)
+	if err != nil {
+		return nil, err
+	}
+	defer closeAll()
+	res := &ClassResult{Bucket: j.Bucket}
+	var prev ClassRecord
+	first := true
+	err = mergeSorted(srcs, compareClasses, func(r ClassRecord) error {
+		if first || r.Neg != prev.Neg {
+			res.Negation++
+		}
+		if first || r.Neg != prev.Neg || r.Sym != prev.Sym {
+			res.Symmetric++
+			if r.SelfNegative {
+				res.SelfNegative++
+			}
+		}
+		first, prev = false, r
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// tableWriter writes a Parquet table into the store, keeping its size and
+// checksum for the blob that names it.
+type tableWriter struct {
+	name string
+	w    store.Writer
+	sum  uint32
+	size int64
+	pw   *schema.PieceWriter
+}
+
+func newTableWriter(ctx context.Context, st store.Store, name string) (*tableWriter, error) {
+	w, err := st.Create(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	t := &tableWriter{name: name, w: w}
+	if t.pw, err = schema.NewPieceWriter(t); err != nil {
+		w.Abort()
+		return nil, fmt.Errorf("start pieces table %s: %w", name, err)
+	}
+	return t, nil
+}
+
+func (t *tableWriter) Write(p []byte) (int, error) {
+	t.sum = crc32.Update(t.sum, castagnoli, p)
+	t.size += int64(len(p))
+	return t.w.Write(p)
+}
+
+func (t *tableWriter) commit() (Blob, error) {
+	if err := t.pw.Close(); err != nil {
+		return Blob{}, fmt.Errorf("finish pieces table %s: %w", t.name, err)
+	}
+	t.pw = nil
+	if err := t.w.Commit(); err != nil {
+		return Blob{}, err
+	}
+	return Blob{Name: t.name, Size: t.size, Sum: t.sum}, nil
+}
+
+func (t *tableWriter) abort() {
+	t.w.Abort()
+}
+
+var _ io.Writer = (*tableWriter)(nil)

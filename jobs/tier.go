@@ -1,0 +1,190 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/store"
+)
+
+func (j *TierJob) validate() error {
+	switch {
+	case j.Tier < 0 || j.Shards < 1 || j.Shard < 0 || j.Shard >= j.Shards:
+		return fmt.Errorf("%w: tier %d shard %d of %d", ErrInvalid, j.Tier, j.Shard, j.Shards)
+	case j.NextShards < 1 || j.ReduceShards < 1:
+		return fmt.Errorf("%w: next shards %d, reduce shards %d", ErrInvalid, j.NextShards, j.ReduceShards)
+	case j.Run == "":
+		return fmt.Errorf("%w: no run id", ErrInvalid)
+	}
+	return nil
+}
+
+// runTier merges the shard's fragments, measures every position and writes
+// its successors and piece keys.
+func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*TierResult, error) {
+	if err := j.validate(); err != nil {
+		return nil, err
+	}
+	g, err := j.game()
+	if err != nil {
+		return nil, err
+	}
+	// A quarter of the budget for piece records, the rest for successors;
+	// each key needs itself and a radix scratch slot.
+	budget := max(j.MemBudget, 1<<20)
+	next := newSpiller(j.NextShards, int(budget*3/4/16), func(b, part int, keys []uint64) (Blob, bool, error) {
+		keys, _ = sortUnique(keys, nil)
+		name := fmt.Sprintf("%s/t%04d/b%05d/s%05d-p%03d.frag", j.Run, j.Tier+1, b, j.Shard, part)
+		blob, err := putKeys(ctx, st, name, j.header(g, KindPositions, j.Tier+1), keys)
+		return blob, true, err
+	})
+	keySpiller := func(k Kind) *spiller[uint64] {
+		return newSpiller(j.ReduceShards, int(budget/8/16), func(b, part int, keys []uint64) (Blob, bool, error) {
+			keys, _ = sortUnique(keys, nil)
+			blob, err := putKeys(ctx, st, j.pieceName(k, b, part), j.header(g, k, j.Tier), keys)
+			return blob, true, err
+		})
+	}
+	deadFree, inPlace := keySpiller(KindDeadFree), keySpiller(KindInPlace)
+	pieces := newSpiller(j.ReduceShards, int(budget/8/32), func(b, part int, recs []PieceRecord) (Blob, bool, error) {
+		recs = sortPieces(recs)
+		blob, err := putPieces(ctx, st, j.pieceName(KindPieces, b, part), j.header(g, KindPieces, j.Tier), recs)
+		return blob, true, err
+	})
+
+	var stats TierStats
+	moves := games.NewMoveStats(g.Name() == "clobber")
+	var pcs []games.Piece
+	var succ []uint64
+	var seen []games.PieceKey
+	err = mergeUnique(ctx, st, j.Inputs, KindPositions, g, func(pos uint64) error {
+		if t := g.Tier(pos); t != j.Tier {
+			return fmt.Errorf("%w: position %s is in tier %d, not %d", ErrCorrupt, g.Format(pos), t, j.Tier)
+		}
+		if b := Bucket(pos, j.Shards); b != j.Shard {
+			return fmt.Errorf("%w: position %s belongs to shard %d, not %d", ErrCorrupt, g.Format(pos), b, j.Shard)
+		}
+		stats.Positions++
+		if stats.Positions%progressEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if opts.Progress != nil {
+				opts.Progress(stats.Positions)
+			}
+		}
+		pcs = g.Pieces(pos, pcs[:0])
+		live, dead := 0, false
+		seen = seen[:0]
+		for _, p := range pcs {
+			if !p.Live {
+				dead = true
+				continue
+			}
+			live++
+			if err := inPlace.add(Bucket(p.Key, j.ReduceShards), p.Key); err != nil {
+				return err
+			}
+			k := g.Translate(p.Key)
+			if containsKey(seen, k) {
+				continue // counted once per position
+			}
+			seen = append(seen, k)
+			rec := PieceRecord{Key: k, Positions: 1, FirstTier: int32(j.Tier)}
+			if err := pieces.add(pieceBucket(k, j.ReduceShards), rec); err != nil {
+				return err
+			}
+		}
+		if live >= 2 {
+			stats.Split++
+			stats.LiveWhenSplit += uint64(live)
+		}
+		if dead {
+			stats.WithDead++
+		}
+		df := g.DeadFree(pos, pcs)
+		if err := deadFree.add(Bucket(df, j.ReduceShards), df); err != nil {
+			return err
+		}
+		succ = g.Expand(pos, pcs, succ[:0], moves)
+		for _, s := range succ {
+			if err := next.add(Bucket(s, j.NextShards), s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("tier %d shard %d: %w", j.Tier, j.Shard, err)
+	}
+	stats.Moves, stats.Joins, stats.EdgeRuleJoins = moves.Moves, moves.Joins, moves.EdgeRuleJoins
+	stats.MovedPiece = sparseHist(moves.MovedPiece)
+	stats.MovedPieceSplit = sparseHist(moves.MovedPieceSplit)
+
+	res := &TierResult{Tier: j.Tier, Shard: j.Shard, Stats: stats}
+	if res.Next, err = next.close(); err != nil {
+		return nil, err
+	}
+	for _, s := range []*spiller[uint64]{deadFree, inPlace} {
+		blobs, err := s.close()
+		if err != nil {
+			return nil, err
+		}
+		res.Pieces = append(res.Pieces, blobs...)
+	}
+	blobs, err := pieces.close()
+	if err != nil {
+		return nil, err
+	}
+	res.Pieces = append(res.Pieces, blobs...)
+	return res, nil
+}
+
+func (j *TierJob) pieceName(k Kind, bucket, part int) string {
+	return fmt.Sprintf("%s/pieces/r%05d/%s-t%04d-s%05d-p%03d.frag", j.Run, bucket, k, j.Tier, j.Shard, part)
+}
+
+func containsKey(keys []games.PieceKey, k games.PieceKey) bool {
+	for _, x := range keys {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+func sparseHist(h []uint64) []HistEntry {
+	var out []HistEntry
+	for i, c := range h {
+		if c != 0 {
+			out = append(out, HistEntry{N: i / games.MovedPieceStride, K: i % games.MovedPieceStride, Count: c})
+		}
+	}
+	return out
+}
+
+// DenseHist turns a sparse moved-piece histogram back into the layout of
+// games.MoveStats.
+func DenseHist(h []HistEntry) []uint64 {
+	out := make([]uint64, games.MovedPieceStride*games.MovedPieceStride)
+	for _, e := range h {
+		out[e.N*games.MovedPieceStride+e.K] += e.Count
+	}
+	return out
+}
+
+// WriteStart writes the start position of a run as the one fragment of
+// tier 0, for the shard of shards that owns it.
+func WriteStart(ctx context.Context, st store.Store, s Spec, shards int) (Blob, error) {
+	g, err := s.game()
+	if err != nil {
+		return Blob{}, err
+	}
+	start := g.Start()
+	b := Bucket(start, shards)
+	name := fmt.Sprintf("%s/t0000/b%05d/start.frag", s.Run, b)
+	blob, err := putKeys(ctx, st, name, s.header(g, KindPositions, 0), []uint64{start})
+	blob.Bucket = b
+	return blob, err
+}

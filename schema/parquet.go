@@ -1,0 +1,185 @@
+package schema
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// Default sizes of the writers. A row group of 1Mi rows keeps row-group
+// statistics useful for pruning and a pieces row group at a few tens of MB
+// compressed; arrow-go's own default is 64Mi rows.
+const (
+	DefaultBatchRows    = 64 << 10
+	DefaultRowGroupRows = 1 << 20
+)
+
+// writeOptions are the sizes a writer works with; tests shrink them.
+type writeOptions struct {
+	// batchRows is the number of rows a PieceWriter buffers in one Arrow
+	// record batch before handing it to the Parquet writer.
+	batchRows int
+	// rowGroupRows is the maximum number of rows of a Parquet row group.
+	rowGroupRows int64
+}
+
+var defaultOptions = writeOptions{batchRows: DefaultBatchRows, rowGroupRows: DefaultRowGroupRows}
+
+// readBatchRows is the record batch size of the readers.
+const readBatchRows = 64 << 10
+
+// writerProps returns the Parquet properties shared by every table: zstd,
+// an explicit row-group size, and DELTA_BINARY_PACKED without dictionary for
+// the given (sorted key) columns.
+func writerProps(o writeOptions, deltaColumns ...string) *parquet.WriterProperties {
+	props := []parquet.WriterProperty{
+		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithMaxRowGroupLength(o.rowGroupRows),
+		parquet.WithStats(true),
+	}
+	for _, c := range deltaColumns {
+		props = append(props,
+			parquet.WithDictionaryFor(c, false),
+			parquet.WithEncodingFor(c, parquet.Encodings.DeltaBinaryPacked),
+		)
+	}
+	return parquet.NewWriterProperties(props...)
+}
+
+// newFileWriter starts a Parquet file of the given schema on w. The schema's
+// metadata (table name and version) becomes the file's key-value metadata.
+func newFileWriter(sc *arrow.Schema, w io.Writer, o writeOptions, deltaColumns ...string) (*pqarrow.FileWriter, error) {
+	fw, err := pqarrow.NewFileWriter(sc, w, writerProps(o, deltaColumns...), pqarrow.DefaultWriterProps())
+	if err != nil {
+		return nil, fmt.Errorf("start parquet writer: %w", err)
+	}
+	return fw, nil
+}
+
+// writeTable writes a whole table held in one record batch, then closes the
+// file. rec may have zero rows.
+func writeTable(w io.Writer, rec arrow.RecordBatch, o writeOptions) error {
+	fw, err := newFileWriter(rec.Schema(), w, o)
+	if err != nil {
+		return err
+	}
+	if rec.NumRows() > 0 {
+		if err := fw.WriteBuffered(rec); err != nil {
+			fw.Close()
+			return fmt.Errorf("write rows: %w", err)
+		}
+	}
+	if err := fw.Close(); err != nil {
+		return fmt.Errorf("close parquet writer: %w", err)
+	}
+	return nil
+}
+
+// ErrWrongTable is wrapped by the readers' errors when a file holds another
+// table, another schema version or columns other than the expected ones.
+var ErrWrongTable = errors.New("not the expected census table")
+
+// checkTable checks the key-value metadata and the Arrow schema of a file
+// against the table it should hold.
+func checkTable(pf *file.Reader, got *arrow.Schema, table string) error {
+	kv := pf.MetaData().KeyValueMetadata()
+	name := kv.FindValue(MetaTable)
+	if name == nil {
+		return fmt.Errorf("%w: file has no %q metadata, want table %q", ErrWrongTable, MetaTable, table)
+	}
+	if *name != table {
+		return fmt.Errorf("%w: file holds table %q, want %q", ErrWrongTable, *name, table)
+	}
+	ver := kv.FindValue(MetaSchemaVersion)
+	if ver == nil {
+		return fmt.Errorf("%w: %s file has no %q metadata", ErrWrongTable, table, MetaSchemaVersion)
+	}
+	if v, err := strconv.Atoi(*ver); err != nil || v != Version {
+		return fmt.Errorf("%w: %s file has schema version %q, this build reads %d", ErrWrongTable, table, *ver, Version)
+	}
+	return sameFields(got, schemaFor(table))
+}
+
+// sameFields reports the first difference in names, types or nullability
+// between the columns of a file and those of the schema it should have.
+func sameFields(got, want *arrow.Schema) error {
+	if got.NumFields() != want.NumFields() {
+		return fmt.Errorf("%w: file has %d columns, want %d", ErrWrongTable, got.NumFields(), want.NumFields())
+	}
+	for i, w := range want.Fields() {
+		g := got.Field(i)
+		switch {
+		case g.Name != w.Name:
+			return fmt.Errorf("%w: column %d is %q, want %q", ErrWrongTable, i, g.Name, w.Name)
+		case !arrow.TypeEqual(g.Type, w.Type):
+			return fmt.Errorf("%w: column %q has type %s, want %s", ErrWrongTable, w.Name, g.Type, w.Type)
+		case g.Nullable != w.Nullable:
+			return fmt.Errorf("%w: column %q nullable=%t, want %t", ErrWrongTable, w.Name, g.Nullable, w.Nullable)
+		}
+	}
+	return nil
+}
+
+// readTable opens a Parquet file, checks that it holds table, and calls fn
+// with every record batch in order. The batches are released after fn
+// returns: fn must copy what it keeps (strings included).
+func readTable(r parquet.ReaderAtSeeker, table string, fn func(rec arrow.RecordBatch) error) error {
+	pf, err := file.NewParquetReader(r)
+	if err != nil {
+		return fmt.Errorf("open parquet: %w", err)
+	}
+	defer pf.Close()
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: readBatchRows}, memory.DefaultAllocator)
+	if err != nil {
+		return fmt.Errorf("open arrow reader: %w", err)
+	}
+	sc, err := fr.Schema()
+	if err != nil {
+		return fmt.Errorf("read arrow schema: %w", err)
+	}
+	if err := checkTable(pf, sc, table); err != nil {
+		return err
+	}
+	if pf.NumRows() == 0 {
+		return nil
+	}
+	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+	if err != nil {
+		return fmt.Errorf("start record reader: %w", err)
+	}
+	defer rr.Release()
+	for rr.Next() {
+		if err := fn(rr.RecordBatch()); err != nil {
+			return err
+		}
+	}
+	if err := rr.Err(); err != nil {
+		return fmt.Errorf("read rows: %w", err)
+	}
+	return nil
+}
+
+// readFile opens path and hands it to read, closing it afterwards.
+func readFile[T any](path string, read func(parquet.ReaderAtSeeker) (T, error)) (T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer f.Close()
+	v, err := read(f)
+	if err != nil {
+		return v, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, nil
+}

@@ -1,0 +1,205 @@
+package schema
+
+import (
+	"bytes"
+	"io"
+	"reflect"
+	"testing"
+)
+
+func TestSummaryRoundTrip(t *testing.T) {
+	full := clobberSummary()
+
+	domineering := clobberSummary()
+	domineering.Game, domineering.Board, domineering.Start = "domineering", "4x4", "..../..../..../...."
+	domineering.EdgeRuleJoins = nil
+	domineering.MovedPieceFraction = nil
+	domineering.MovedPieceFractionAfterSplit = nil
+
+	amazons := domineering
+	amazons.Game, amazons.Board = "amazons", "3x4"
+	amazons.EdgeRuleJoins = ptr(uint64(0)) // zero, but present
+
+	onlyOneFraction := clobberSummary()
+	onlyOneFraction.MovedPieceFractionAfterSplit = nil
+
+	// Empty slices and map come back empty, not nil.
+	empty := Summary{Game: "clobber", Board: "1x1", Start: "x",
+		PositionsByTier: []uint64{}, SplitByTier: []uint64{}, PiecesBySize: map[int]uint64{}}
+	emptyWant := empty
+	emptyWant.SchemaVersion = Version
+
+	nilSlices := Summary{Game: "clobber", Board: "1x1", Start: "x"}
+	nilWant := emptyWant
+
+	tests := []struct {
+		name     string
+		in, want Summary
+	}{
+		{"clobber all optional set", full, full},
+		{"domineering optional nil", domineering, domineering},
+		{"amazons edge rule zero", amazons, amazons},
+		{"one fraction nil", onlyOneFraction, onlyOneFraction},
+		{"empty lists and map", empty, emptyWant},
+		{"nil lists and map", nilSlices, nilWant},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, "summary.parquet", func(w io.Writer) error { return WriteSummary(w, tt.in) })
+			got, err := ReadSummaryFile(path)
+			if err != nil {
+				t.Fatalf("ReadSummaryFile: %v", err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("round trip:\n got %+v\nwant %+v", got, tt.want)
+			}
+			if got.PositionsByTier == nil || got.SplitByTier == nil || got.PiecesBySize == nil {
+				t.Errorf("nil slice or map in %+v", got)
+			}
+		})
+	}
+}
+
+func TestWriteSummaryRejects(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*Summary)
+	}{
+		{"other schema version", func(s *Summary) { s.SchemaVersion = Version + 1 }},
+		{"tiers beyond int32", func(s *Summary) { s.Tiers = 1 << 40 }},
+		{"size beyond int32", func(s *Summary) { s.PiecesBySize[-1<<40] = 1 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := clobberSummary()
+			tt.edit(&s)
+			if err := WriteSummary(io.Discard, s); err == nil {
+				t.Fatal("WriteSummary succeeded, want an error")
+			}
+		})
+	}
+}
+
+func TestTiersRoundTrip(t *testing.T) {
+	clobber := make([]Tier, 16)
+	for i := range clobber {
+		clobber[i] = Tier{Game: "clobber", Board: "4x4", Tier: int32(i),
+			Positions: uint64(1000 * i), Moves: uint64(7000 * i), Split: uint64(300 * i),
+			LivePiecesWhenSplit: uint64(620 * i), WithDead: uint64(700 * i)}
+	}
+	amazons := []Tier{
+		{Game: "amazons", Board: "3x4", Tier: 0, Positions: 1, Moves: 20, EdgeRuleJoins: 3},
+		{Game: "amazons", Board: "3x4", Tier: 1, Positions: 20, Moves: 300, Joins: 0, EdgeRuleJoins: 1 << 63},
+	}
+	tests := []struct {
+		name string
+		rows []Tier
+	}{
+		{"empty", []Tier{}},
+		{"one tier", clobber[:1]},
+		{"clobber 16 tiers", clobber},
+		{"amazons extremes", amazons},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := writeFile(t, "tiers.parquet", func(w io.Writer) error { return WriteTiers(w, tt.rows) })
+			got, err := ReadTiersFile(path)
+			if err != nil {
+				t.Fatalf("ReadTiersFile: %v", err)
+			}
+			if !reflect.DeepEqual(got, tt.rows) {
+				t.Errorf("round trip:\n got %+v\nwant %+v", got, tt.rows)
+			}
+		})
+	}
+}
+
+func TestPiecesRoundTrip(t *testing.T) {
+	small := writeOptions{batchRows: 7, rowGroupRows: 20}
+	tests := []struct {
+		name      string
+		n         int
+		opts      writeOptions
+		rowGroups int
+	}{
+		{"empty", 0, small, 0},
+		{"one row", 1, small, 1},
+		{"one short of a batch", 6, small, 1},
+		{"exactly one batch", 7, small, 1},
+		{"batch and one", 8, small, 1},
+		{"exactly one row group", 20, small, 1},
+		{"row groups not multiple of batch", 101, small, 6},
+		{"batch divides row group", 40, writeOptions{batchRows: 5, rowGroupRows: 20}, 2},
+		{"batch larger than row group", 50, writeOptions{batchRows: 32, rowGroupRows: 10}, 5},
+		{"default sizes", 3000, defaultOptions, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rows := randomPieces(tt.n, uint64(tt.n))
+			path := writeFile(t, "part-0.parquet", writePieces(rows, tt.opts))
+			got, err := ReadPiecesFile(path)
+			if err != nil {
+				t.Fatalf("ReadPiecesFile: %v", err)
+			}
+			if !reflect.DeepEqual(got, rows) {
+				t.Errorf("round trip of %d rows differs", tt.n)
+			}
+			md := openParquet(t, path).MetaData()
+			if md.NumRowGroups() != tt.rowGroups {
+				t.Errorf("%d row groups, want %d", md.NumRowGroups(), tt.rowGroups)
+			}
+			for i := 0; i < md.NumRowGroups(); i++ {
+				if n := md.RowGroup(i).NumRows(); n <= 0 || n > tt.opts.rowGroupRows {
+					t.Errorf("row group %d has %d rows, want 1..%d", i, n, tt.opts.rowGroupRows)
+				}
+			}
+		})
+	}
+}
+
+func TestPieceWriterAfterClose(t *testing.T) {
+	var buf bytes.Buffer
+	pw, err := NewPieceWriter(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pw.Write(randomPieces(1, 1)[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := pw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	size := buf.Len()
+	if err := pw.Write(Piece{}); err == nil {
+		t.Error("Write after Close succeeded")
+	}
+	if err := pw.Close(); err == nil {
+		t.Error("second Close succeeded")
+	}
+	if buf.Len() != size {
+		t.Errorf("file grew from %d to %d bytes after Close", size, buf.Len())
+	}
+	got, err := ReadPieces(bytes.NewReader(buf.Bytes()))
+	if err != nil || len(got) != 1 {
+		t.Errorf("ReadPieces = %d rows, %v; want 1 row", len(got), err)
+	}
+}
+
+// BenchmarkPieceWriter measures streaming a pieces part with the default
+// sizes; ns/op is per row.
+func BenchmarkPieceWriter(b *testing.B) {
+	rows := randomPieces(1<<16, 7)
+	b.ReportAllocs()
+	pw, err := NewPieceWriter(io.Discard)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; b.Loop(); i++ {
+		if err := pw.Write(rows[i&(len(rows)-1)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := pw.Close(); err != nil {
+		b.Fatal(err)
+	}
+}

@@ -1,0 +1,162 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Dir is a Store in a directory of the local (or a shared) filesystem.
+type Dir struct {
+	root string
+}
+
+var _ Store = (*Dir)(nil)
+
+// NewDir returns the store in directory root, creating it; it fails when
+// root cannot be created or written.
+func NewDir(root string) (*Dir, error) {
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, fmt.Errorf("create store directory: %w", err)
+	}
+	probe, err := os.CreateTemp(root, ".probe-*")
+	if err != nil {
+		return nil, fmt.Errorf("store directory %s is not writable: %w", root, err)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return &Dir{root: root}, nil
+}
+
+// Root is the store's directory.
+func (d *Dir) Root() string { return d.root }
+
+func (d *Dir) path(name string) (string, error) {
+	clean := filepath.Clean(filepath.FromSlash(name))
+	if name == "" || filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("bad blob name %q", name)
+	}
+	return filepath.Join(d.root, clean), nil
+}
+
+// Create writes to a temporary file beside the blob; Commit syncs it and
+// renames it into place.
+func (d *Dir) Create(ctx context.Context, name string) (Writer, error) {
+	p, err := d.path(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return nil, fmt.Errorf("create blob %s: %w", name, err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-"+filepath.Base(p)+"-*")
+	if err != nil {
+		return nil, fmt.Errorf("create blob %s: %w", name, err)
+	}
+	return &dirWriter{f: f, path: p}, nil
+}
+
+type dirWriter struct {
+	f    *os.File
+	path string
+	done bool
+}
+
+func (w *dirWriter) Write(p []byte) (int, error) { return w.f.Write(p) }
+
+func (w *dirWriter) Commit() error {
+	if w.done {
+		return errors.New("blob already committed or aborted")
+	}
+	w.done = true
+	err := w.f.Sync()
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(w.f.Name(), w.path)
+	}
+	if err != nil {
+		os.Remove(w.f.Name())
+		return fmt.Errorf("commit blob %s: %w", w.path, err)
+	}
+	return nil
+}
+
+func (w *dirWriter) Abort() {
+	if w.done {
+		return
+	}
+	w.done = true
+	w.f.Close()
+	os.Remove(w.f.Name())
+}
+
+// Open opens the blob's file.
+func (d *Dir) Open(ctx context.Context, name string) (io.ReadCloser, error) {
+	p, err := d.path(name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("open blob %s: %w", name, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open blob %s: %w", name, err)
+	}
+	return f, nil
+}
+
+// List walks the directory under prefix, skipping temporary files.
+func (d *Dir) List(ctx context.Context, prefix string) ([]string, error) {
+	var names []string
+	err := filepath.WalkDir(d.root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".tmp-") {
+			return nil
+		}
+		rel, err := filepath.Rel(d.root, p)
+		if err != nil {
+			return err
+		}
+		if name := filepath.ToSlash(rel); strings.HasPrefix(name, prefix) {
+			names = append(names, name)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list blobs under %q: %w", prefix, err)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// DeletePrefix removes the blobs under prefix; a prefix ending in '/' removes
+// the whole directory.
+func (d *Dir) DeletePrefix(ctx context.Context, prefix string) error {
+	names, err := d.List(ctx, prefix)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		p, _ := d.path(n)
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("delete blob %s: %w", n, err)
+		}
+	}
+	if strings.HasSuffix(prefix, "/") {
+		if p, err := d.path(prefix); err == nil {
+			os.RemoveAll(p)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,35 @@
+// Package store keeps the blobs of a census run — fragments, shards, piece
+// tables — behind one small interface, with a directory backend.
+package store
+
+import (
+	"context"
+	"errors"
+	"io"
+)
+
+// ErrNotFound is returned by Open for a name that holds no blob.
+var ErrNotFound = errors.New("blob not found")
+
+// Store holds named blobs. Names are slash-separated paths. A blob appears
+// whole or not at all: Create returns a Writer whose Commit makes the blob
+// visible atomically, replacing any blob of the same name.
+type Store interface {
+	// Create starts a new blob. Nothing is visible until Commit.
+	Create(ctx context.Context, name string) (Writer, error)
+	// Open reads a blob; it fails with ErrNotFound when there is none.
+	Open(ctx context.Context, name string) (io.ReadCloser, error)
+	// List returns the names of the blobs under prefix, sorted.
+	List(ctx context.Context, prefix string) ([]string, error)
+	// DeletePrefix removes every blob under prefix.
+	DeletePrefix(ctx context.Context, prefix string) error
+}
+
+// Writer writes one blob.
+type Writer interface {
+	io.Writer
+	// Commit makes the blob durable and visible under its name.
+	Commit() error
+	// Abort discards the blob; it is a no-op after Commit.
+	Abort()
+}
