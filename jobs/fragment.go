@@ -160,9 +160,9 @@ type fragReader struct {
 	wantSum  *uint32
 	wantSize int64
 	left     uint64 // records not yet read
-	prev  uint64
-	prevK games.PieceKey
-	err   error
+	prev     uint64
+	prevK    games.PieceKey
+	err      error
 }
 
 func newFragReader(name string, src io.Reader, want Kind, blob Blob) (*fragReader, error) {

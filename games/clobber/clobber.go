@@ -137,7 +137,7 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 					from, to := uint64(1)<<(t-delta), uint64(1)<<t
 					// The mover leaves from; the captured stone at to is
 					// replaced by the mover.
-					succ := pos &^ (from<<shift | to<<(32-shift)) | to<<shift
+					succ := pos&^(from<<shift|to<<(32-shift)) | to<<shift
 					dst = append(dst, succ)
 					count++
 					if g.joins(p.Mask, from, to, stones) {
