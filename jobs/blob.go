@@ -14,6 +14,9 @@ import (
 type Blob struct {
 	Name string `json:"name"`
 	Kind Kind   `json:"kind"`
+	// Offset and Size place the fragment within the blob: one blob holds
+	// the fragments of every bucket of one part of a job's output.
+	Offset int64 `json:"offset,omitempty"`
 	// Bucket is the shard of the next tier, or the reduce bucket, that the
 	// blob is for.
 	Bucket int    `json:"bucket"`
@@ -22,37 +25,62 @@ type Blob struct {
 	Count  uint64 `json:"count"`
 }
 
-// putFragment writes a fragment of count records to the store under name.
-func putFragment(ctx context.Context, st store.Store, name string, h Header, encode func(*fragWriter)) (Blob, error) {
-	w, err := st.Create(ctx, name)
-	if err != nil {
-		return Blob{}, err
-	}
+// writeFragment writes one fragment of h.Count records to w and returns
+// the blob section it makes (without a name or offset).
+func writeFragment(w io.Writer, h Header, encode func(*fragWriter)) (Blob, error) {
 	fw := newFragWriter(w, h)
 	encode(fw)
 	size, sum, err := fw.close()
 	if err != nil {
+		return Blob{}, fmt.Errorf("write %s fragment: %w", h.Kind, err)
+	}
+	return Blob{Kind: h.Kind, Size: size, Sum: sum, Count: h.Count}, nil
+}
+
+// putFragment writes a blob of one fragment to the store under name.
+func putFragment[T any](ctx context.Context, st store.Store, name string, h Header, recs []T, write func(io.Writer, Header, []T) (Blob, error)) (Blob, error) {
+	w, err := st.Create(ctx, name)
+	if err != nil {
+		return Blob{}, err
+	}
+	b, err := write(w, h, recs)
+	if err != nil {
 		w.Abort()
-		return Blob{}, fmt.Errorf("write fragment %s: %w", name, err)
+		return Blob{}, fmt.Errorf("blob %s: %w", name, err)
 	}
 	if err := w.Commit(); err != nil {
 		return Blob{}, err
 	}
-	return Blob{Name: name, Kind: h.Kind, Size: size, Sum: sum, Count: h.Count}, nil
+	b.Name = name
+	return b, nil
 }
 
 func putKeys(ctx context.Context, st store.Store, name string, h Header, keys []uint64) (Blob, error) {
+	return putFragment(ctx, st, name, h, keys, writeKeys)
+}
+
+func putPieces(ctx context.Context, st store.Store, name string, h Header, recs []PieceRecord) (Blob, error) {
+	return putFragment(ctx, st, name, h, recs, writePieces)
+}
+
+func putClasses(ctx context.Context, st store.Store, name string, h Header, recs []ClassRecord) (Blob, error) {
+	return putFragment(ctx, st, name, h, recs, writeClasses)
+}
+
+// writeKeys writes sorted unique keys as one fragment.
+func writeKeys(w io.Writer, h Header, keys []uint64) (Blob, error) {
 	h.Count = uint64(len(keys))
-	return putFragment(ctx, st, name, h, func(fw *fragWriter) {
+	return writeFragment(w, h, func(fw *fragWriter) {
 		for _, k := range keys {
 			fw.key(k)
 		}
 	})
 }
 
-func putPieces(ctx context.Context, st store.Store, name string, h Header, recs []PieceRecord) (Blob, error) {
+// writePieces writes piece records sorted by unique key as one fragment.
+func writePieces(w io.Writer, h Header, recs []PieceRecord) (Blob, error) {
 	h.Count = uint64(len(recs))
-	return putFragment(ctx, st, name, h, func(fw *fragWriter) {
+	return writeFragment(w, h, func(fw *fragWriter) {
 		for _, r := range recs {
 			fw.pieceKey(r.Key)
 			fw.uvarint(r.Positions)
@@ -61,9 +89,10 @@ func putPieces(ctx context.Context, st store.Store, name string, h Header, recs 
 	})
 }
 
-func putClasses(ctx context.Context, st store.Store, name string, h Header, recs []ClassRecord) (Blob, error) {
+// writeClasses writes sorted unique class records as one fragment.
+func writeClasses(w io.Writer, h Header, recs []ClassRecord) (Blob, error) {
 	h.Count = uint64(len(recs))
-	return putFragment(ctx, st, name, h, func(fw *fragWriter) {
+	return writeFragment(w, h, func(fw *fragWriter) {
 		for _, r := range recs {
 			fw.pieceKey(r.Neg)
 			fw.uvarint(r.Sym.Hi)
@@ -80,7 +109,13 @@ func putClasses(ctx context.Context, st store.Store, name string, h Header, recs
 // openFragment opens a blob as a fragment of kind want for game g and
 // checks its header against the blob and the game.
 func openFragment(ctx context.Context, st store.Store, b Blob, want Kind, g games.Game) (*fragReader, io.Closer, error) {
-	rc, err := st.Open(ctx, b.Name)
+	var rc io.ReadCloser
+	var err error
+	if b.Size > 0 {
+		rc, err = st.OpenRange(ctx, b.Name, b.Offset, b.Size)
+	} else {
+		rc, err = st.Open(ctx, b.Name)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -32,11 +32,10 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 		return nil, err
 	}
 
-	classes := newSpiller(j.ClassShards, int(max(j.MemBudget, 1<<20)/64), func(b, part int, recs []ClassRecord) (Blob, bool, error) {
-		recs = sortClasses(recs)
-		name := fmt.Sprintf("%s/classes/c%05d/r%05d-p%03d.frag", j.Run, b, j.Bucket, part)
-		blob, err := putClasses(ctx, st, name, j.header(g, KindClasses, 0), recs)
-		return blob, true, err
+	classes := newSpiller(ctx, st, j.ClassShards, int(max(j.MemBudget, 1<<20)/64), func(part int) string {
+		return fmt.Sprintf("%s/classes/r%05d-p%03d.frag", j.Run, j.Bucket, part)
+	}, func(w io.Writer, recs []ClassRecord) (Blob, error) {
+		return writeClasses(w, j.header(g, KindClasses, 0), sortClasses(recs))
 	})
 	table, err := newTableWriter(ctx, st, fmt.Sprintf("%s/tables/pieces/part-%05d.parquet", j.Run, j.Bucket))
 	if err != nil {

@@ -1,22 +1,34 @@
 package jobs
 
-// spiller holds records bucketed by destination and writes every bucket out
-// as a sorted run whenever it holds more than limit records, so that the
-// memory of a job stays bounded however many records it produces.
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/census-cgt/census/store"
+)
+
+// spiller holds records bucketed by destination and writes them out as
+// sorted runs whenever it holds more than limit records, so that the memory
+// of a job stays bounded however many records it produces. Each spill is one
+// blob (a part) holding one fragment per non-empty bucket.
 type spiller[T any] struct {
+	ctx   context.Context
+	st    store.Store
 	bufs  [][]T
 	items int
 	limit int
 	parts int
-	// flush writes one bucket's records as part number part; it may sort
-	// the slice in place. It returns ok false when there was nothing to
-	// write.
-	flush func(bucket, part int, recs []T) (b Blob, ok bool, err error)
+	// name is the blob name of a part.
+	name func(part int) string
+	// write sorts one bucket's records (in place) and writes them as one
+	// fragment.
+	write func(w io.Writer, recs []T) (Blob, error)
 	blobs []Blob
 }
 
-func newSpiller[T any](buckets, limit int, flush func(bucket, part int, recs []T) (Blob, bool, error)) *spiller[T] {
-	return &spiller[T]{bufs: make([][]T, buckets), limit: max(limit, 1024), flush: flush}
+func newSpiller[T any](ctx context.Context, st store.Store, buckets, limit int, name func(part int) string, write func(io.Writer, []T) (Blob, error)) *spiller[T] {
+	return &spiller[T]{ctx: ctx, st: st, bufs: make([][]T, buckets), limit: max(limit, 1024), name: name, write: write}
 }
 
 func (s *spiller[T]) add(bucket int, v T) error {
@@ -28,31 +40,42 @@ func (s *spiller[T]) add(bucket int, v T) error {
 	return nil
 }
 
-// spill writes every non-empty bucket as one more part.
+// spill writes every non-empty bucket into one more part.
 func (s *spiller[T]) spill() error {
 	if s.items == 0 {
 		return nil
 	}
+	name := s.name(s.parts)
+	w, err := s.st.Create(s.ctx, name)
+	if err != nil {
+		return err
+	}
+	var offset int64
+	var blobs []Blob
 	for b, buf := range s.bufs {
 		if len(buf) == 0 {
 			continue
 		}
-		blob, ok, err := s.flush(b, s.parts, buf)
+		blob, err := s.write(w, buf)
 		if err != nil {
-			return err
+			w.Abort()
+			return fmt.Errorf("blob %s: %w", name, err)
 		}
-		if ok {
-			blob.Bucket = b
-			s.blobs = append(s.blobs, blob)
-		}
+		blob.Name, blob.Bucket, blob.Offset = name, b, offset
+		offset += blob.Size
+		blobs = append(blobs, blob)
 		s.bufs[b] = buf[:0]
 	}
+	if err := w.Commit(); err != nil {
+		return err
+	}
+	s.blobs = append(s.blobs, blobs...)
 	s.parts++
 	s.items = 0
 	return nil
 }
 
-// close spills what is left and returns every blob written.
+// close spills what is left and returns every fragment written.
 func (s *spiller[T]) close() ([]Blob, error) {
 	if err := s.spill(); err != nil {
 		return nil, err

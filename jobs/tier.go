@@ -3,6 +3,7 @@ package jobs
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/store"
@@ -33,24 +34,22 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 	// A quarter of the budget for piece records, the rest for successors;
 	// each key needs itself and a radix scratch slot.
 	budget := max(j.MemBudget, 1<<20)
-	next := newSpiller(j.NextShards, int(budget*3/4/16), func(b, part int, keys []uint64) (Blob, bool, error) {
-		keys, _ = sortUnique(keys, nil)
-		name := fmt.Sprintf("%s/t%04d/b%05d/s%05d-p%03d.frag", j.Run, j.Tier+1, b, j.Shard, part)
-		blob, err := putKeys(ctx, st, name, j.header(g, KindPositions, j.Tier+1), keys)
-		return blob, true, err
-	})
+	var scratch []uint64
+	keyWriter := func(h Header) func(io.Writer, []uint64) (Blob, error) {
+		return func(w io.Writer, keys []uint64) (Blob, error) {
+			keys, scratch = sortUnique(keys, scratch)
+			return writeKeys(w, h, keys)
+		}
+	}
+	next := newSpiller(ctx, st, j.NextShards, int(budget*3/4/16), func(part int) string {
+		return fmt.Sprintf("%s/t%04d/s%05d-p%03d.frag", j.Run, j.Tier+1, j.Shard, part)
+	}, keyWriter(j.header(g, KindPositions, j.Tier+1)))
 	keySpiller := func(k Kind) *spiller[uint64] {
-		return newSpiller(j.ReduceShards, int(budget/8/16), func(b, part int, keys []uint64) (Blob, bool, error) {
-			keys, _ = sortUnique(keys, nil)
-			blob, err := putKeys(ctx, st, j.pieceName(k, b, part), j.header(g, k, j.Tier), keys)
-			return blob, true, err
-		})
+		return newSpiller(ctx, st, j.ReduceShards, int(budget/8/16), j.pieceName(k), keyWriter(j.header(g, k, j.Tier)))
 	}
 	deadFree, inPlace := keySpiller(KindDeadFree), keySpiller(KindInPlace)
-	pieces := newSpiller(j.ReduceShards, int(budget/8/32), func(b, part int, recs []PieceRecord) (Blob, bool, error) {
-		recs = sortPieces(recs)
-		blob, err := putPieces(ctx, st, j.pieceName(KindPieces, b, part), j.header(g, KindPieces, j.Tier), recs)
-		return blob, true, err
+	pieces := newSpiller(ctx, st, j.ReduceShards, int(budget/8/32), j.pieceName(KindPieces), func(w io.Writer, recs []PieceRecord) (Blob, error) {
+		return writePieces(w, j.header(g, KindPieces, j.Tier), sortPieces(recs))
 	})
 
 	var stats TierStats
@@ -141,8 +140,11 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 	return res, nil
 }
 
-func (j *TierJob) pieceName(k Kind, bucket, part int) string {
-	return fmt.Sprintf("%s/pieces/r%05d/%s-t%04d-s%05d-p%03d.frag", j.Run, bucket, k, j.Tier, j.Shard, part)
+// pieceName names the parts of one kind of piece fragments of the job.
+func (j *TierJob) pieceName(k Kind) func(part int) string {
+	return func(part int) string {
+		return fmt.Sprintf("%s/pieces/t%04d/%s-s%05d-p%03d.frag", j.Run, j.Tier, k, j.Shard, part)
+	}
 }
 
 func containsKey(keys []games.PieceKey, k games.PieceKey) bool {

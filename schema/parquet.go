@@ -16,11 +16,15 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
-// Default sizes of the writers. A row group of 1Mi rows keeps row-group
-// statistics useful for pruning and a pieces row group at a few tens of MB
-// compressed; arrow-go's own default is 64Mi rows.
+// Default sizes of the writers.
 const (
-	DefaultBatchRows    = 64 << 10
+	// DefaultBatchRows is the number of rows a PieceWriter buffers in one
+	// Arrow record batch.
+	DefaultBatchRows = 64 << 10
+	// DefaultRowGroupRows is the maximum number of rows of a row group of
+	// every table. 1Mi rows keeps row-group statistics useful for pruning and
+	// a pieces row group near 16 MB compressed; arrow-go's own default is
+	// 64Mi rows.
 	DefaultRowGroupRows = 1 << 20
 )
 
@@ -169,17 +173,18 @@ func readTable(r parquet.ReaderAtSeeker, table string, fn func(rec arrow.RecordB
 	return nil
 }
 
-// readFile opens path and hands it to read, closing it afterwards.
-func readFile[T any](path string, read func(parquet.ReaderAtSeeker) (T, error)) (T, error) {
+// readFile opens path and hands it to read, closing it afterwards; errors
+// name the table and the path.
+func readFile[T any](path, table string, read func(parquet.ReaderAtSeeker) (T, error)) (T, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		var zero T
-		return zero, err
+		return zero, fmt.Errorf("read %s: %w", table, err)
 	}
 	defer f.Close()
 	v, err := read(f)
 	if err != nil {
-		return v, fmt.Errorf("%s: %w", path, err)
+		return v, fmt.Errorf("read %s %s: %w", table, path, err)
 	}
 	return v, nil
 }

@@ -16,8 +16,9 @@ import (
 // PieceWriter streams rows of the pieces table into one Parquet file (a
 // pieces/part-*.parquet). It buffers DefaultBatchRows rows in an Arrow record
 // batch, hands full batches to the Parquet writer, and cuts row groups of
-// DefaultRowGroupRows rows, so memory stays bounded by one batch plus one
-// compressed row group however many rows are written. Callers should write
+// DefaultRowGroupRows rows, so memory stays bounded by one batch plus the
+// encoded pages of one row group (about 110 MB live heap at the defaults),
+// however many rows are written. Callers should write
 // rows sorted by (KeyHi, KeyLo): the key columns are delta-encoded and
 // compress best sorted. A PieceWriter is not safe for concurrent use.
 type PieceWriter struct {
@@ -148,6 +149,14 @@ func (pw *PieceWriter) Close() error {
 // error wrapping ErrWrongTable when the file holds another table or schema
 // version, and an error when the file is not Parquet or cannot be read.
 func ReadPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
+	rows, err := readPieces(r)
+	if err != nil {
+		return nil, fmt.Errorf("read pieces: %w", err)
+	}
+	return rows, nil
+}
+
+func readPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
 	rows := []Piece{}
 	var in interner
 	err := readTable(r, TablePieces, func(rec arrow.RecordBatch) error {
@@ -192,7 +201,7 @@ func ReadPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read pieces: %w", err)
+		return nil, err
 	}
 	return rows, nil
 }
@@ -200,5 +209,5 @@ func ReadPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
 // ReadPiecesFile reads the pieces file at path. It fails like ReadPieces,
 // and when the file cannot be opened.
 func ReadPiecesFile(path string) ([]Piece, error) {
-	return readFile(path, ReadPieces)
+	return readFile(path, TablePieces, readPieces)
 }

@@ -120,6 +120,14 @@ func summaryRecord(s Summary) (arrow.RecordBatch, error) {
 // file holds another table or schema version, and an error when the file is
 // not Parquet, cannot be read or does not hold exactly one row.
 func ReadSummary(r parquet.ReaderAtSeeker) (Summary, error) {
+	s, err := readSummary(r)
+	if err != nil {
+		return Summary{}, fmt.Errorf("read summary: %w", err)
+	}
+	return s, nil
+}
+
+func readSummary(r parquet.ReaderAtSeeker) (Summary, error) {
 	var (
 		s Summary
 		n int64
@@ -135,7 +143,7 @@ func ReadSummary(r parquet.ReaderAtSeeker) (Summary, error) {
 		err = fmt.Errorf("summary has %d rows, want 1", n)
 	}
 	if err != nil {
-		return Summary{}, fmt.Errorf("read summary: %w", err)
+		return Summary{}, err
 	}
 	return s, nil
 }
@@ -206,5 +214,5 @@ func summaryFromRecord(rec arrow.RecordBatch) Summary {
 // ReadSummaryFile reads the summary.parquet file at path. It fails like
 // ReadSummary, and when the file cannot be opened.
 func ReadSummaryFile(path string) (Summary, error) {
-	return readFile(path, ReadSummary)
+	return readFile(path, TableSummary, readSummary)
 }

@@ -53,6 +53,14 @@ func writeTiers(w io.Writer, rows []Tier, o writeOptions) error {
 // another table or schema version, and an error when the file is not
 // Parquet or cannot be read.
 func ReadTiers(r parquet.ReaderAtSeeker) ([]Tier, error) {
+	rows, err := readTiers(r)
+	if err != nil {
+		return nil, fmt.Errorf("read tiers: %w", err)
+	}
+	return rows, nil
+}
+
+func readTiers(r parquet.ReaderAtSeeker) ([]Tier, error) {
 	rows := []Tier{}
 	var in interner
 	err := readTable(r, TableTiers, func(rec arrow.RecordBatch) error {
@@ -79,7 +87,7 @@ func ReadTiers(r parquet.ReaderAtSeeker) ([]Tier, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("read tiers: %w", err)
+		return nil, err
 	}
 	return rows, nil
 }
@@ -87,7 +95,7 @@ func ReadTiers(r parquet.ReaderAtSeeker) ([]Tier, error) {
 // ReadTiersFile reads the tiers.parquet file at path. It fails like
 // ReadTiers, and when the file cannot be opened.
 func ReadTiersFile(path string) ([]Tier, error) {
-	return readFile(path, ReadTiers)
+	return readFile(path, TableTiers, readTiers)
 }
 
 // interner copies strings out of Arrow buffers, sharing the copy of a value

@@ -114,6 +114,23 @@ func (d *Dir) Open(ctx context.Context, name string) (io.ReadCloser, error) {
 	return f, nil
 }
 
+// OpenRange opens the blob's file at offset, limited to length bytes.
+func (d *Dir) OpenRange(ctx context.Context, name string, offset, length int64) (io.ReadCloser, error) {
+	rc, err := d.Open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	f := rc.(*os.File)
+	if _, err := f.Seek(offset, io.SeekStart); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open blob %s at %d: %w", name, offset, err)
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.LimitReader(f, length), f}, nil
+}
+
 // List walks the directory under prefix, skipping temporary files.
 func (d *Dir) List(ctx context.Context, prefix string) ([]string, error) {
 	var names []string

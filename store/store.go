@@ -19,6 +19,9 @@ type Store interface {
 	Create(ctx context.Context, name string) (Writer, error)
 	// Open reads a blob; it fails with ErrNotFound when there is none.
 	Open(ctx context.Context, name string) (io.ReadCloser, error)
+	// OpenRange reads length bytes of a blob from offset on. Reading past
+	// the end of the blob yields fewer bytes, not an error.
+	OpenRange(ctx context.Context, name string, offset, length int64) (io.ReadCloser, error)
 	// List returns the names of the blobs under prefix, sorted.
 	List(ctx context.Context, prefix string) ([]string, error)
 	// DeletePrefix removes every blob under prefix.

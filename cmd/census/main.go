@@ -37,6 +37,7 @@ func run(args []string) int {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.DisableSuggestions = true
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(runCmd(), versionCmd())
 	root.SetArgs(args)
