@@ -3,7 +3,6 @@ package coordinator_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,31 +10,22 @@ import (
 	"testing"
 
 	"github.com/census-cgt/census/coordinator"
+	"github.com/census-cgt/census/internal/embedded"
 	"github.com/census-cgt/census/schema"
-	"github.com/census-cgt/census/store"
 )
 
-// census runs a census in this process and writes its outputs under a
-// temporary directory, returning the summary and the output directory.
+// census runs a census in this process through an embedded NATS server,
+// as `census run` does, and returns the summary and the output directory.
 func census(t testing.TB, game, board, start string, shards, workers int) (schema.Summary, string) {
 	t.Helper()
 	tmp := t.TempDir()
-	st, err := store.NewDir(filepath.Join(tmp, "data"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := fmt.Sprintf("%s-%s-test", game, board)
-	res, err := coordinator.Run(context.Background(), coordinator.Config{
-		Game: game, Board: board, Start: start, Run: run,
-		Shards: shards, Parallelism: workers, MemBudget: 64 << 20,
-		Store: st, Exec: &coordinator.Local{Store: st, Workers: workers},
+	out := coordinator.OutputDir(filepath.Join(tmp, "out"), game, board)
+	res, err := embedded.Run(context.Background(), embedded.Options{
+		Game: game, Board: board, Start: start, Out: out, Data: filepath.Join(tmp, "data"),
+		Workers: workers, Shards: shards, MemBudget: 64 << 20, Version: "test",
 	})
 	if err != nil {
 		t.Fatalf("census %s %s: %v", game, board, err)
-	}
-	out := coordinator.OutputDir(filepath.Join(tmp, "out"), game, board)
-	if err := coordinator.WriteOutputs(context.Background(), st, res, run, "test", out); err != nil {
-		t.Fatal(err)
 	}
 	return res.Summary, out
 }

@@ -5,9 +5,12 @@ package coordinator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/games/all"
@@ -38,10 +41,19 @@ type Config struct {
 	// MemBudget is the bytes one job may hold in record buffers.
 	MemBudget int64
 	Store     store.Store
-	Exec      Executor
+	// StoreURL locates Store for the workers.
+	StoreURL string
+	// KV is the run's bucket: its plan, tier plans, status and the
+	// workers' done-records.
+	KV   jetstream.KeyValue
+	Exec Executor
 	Log       *slog.Logger
 	// Progress, when set, is told of every finished batch.
 	Progress func(Progress)
+	// Out is the directory the outputs land in (OutputDir of the run).
+	Out string
+	// Version is written into run.json.
+	Version string
 }
 
 // Progress is how far a run has come.
@@ -65,8 +77,9 @@ type Result struct {
 	Tables []jobs.Blob
 }
 
-// Run runs the census and returns its result. The outputs stay in the
-// store; WriteOutputs copies them to a directory.
+// Run runs the census, writes its outputs into cfg.Out and returns its
+// result. Run state lives in cfg.KV: a Run of the same run ID continues
+// where an earlier one stopped.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
@@ -75,15 +88,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, MemBudget: cfg.MemBudget}
-	began := time.Now()
-	report := func(p Progress) {
-		p.Elapsed = time.Since(began)
-		if cfg.Progress != nil {
-			cfg.Progress(p)
-		}
-	}
-
+	st := state{kv: cfg.KV}
 	// Every tier sends its piece keys to the same reduce shards, so their
 	// number is fixed for the run. A reduce job streams its inputs, so its
 	// memory does not grow with the run; the count only sets parallelism.
@@ -91,7 +96,56 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if reduceShards == 0 {
 		reduceShards = max(2*cfg.Parallelism, 1)
 	}
+	plan, resumed, err := st.plan(ctx, cfg.Run, Plan{Game: cfg.Game, Board: cfg.Board, Start: cfg.Start,
+		Shards: cfg.Shards, ReduceShards: reduceShards, MemBudget: cfg.MemBudget, Store: cfg.StoreURL})
+	if err != nil {
+		return nil, err
+	}
+	if resumed {
+		cfg.Log.Info("resuming run", "run", cfg.Run)
+		if err := st.clearFailures(ctx); err != nil {
+			return nil, fmt.Errorf("clear failed jobs: %w", err)
+		}
+	}
+	reduceShards = plan.ReduceShards
+	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Store: plan.Store, MemBudget: plan.MemBudget}
+	began := time.Now()
+	status := Status{State: StateRunning, Stage: "tier", MaxTier: g.MaxTier()}
+	report := func(p Progress) {
+		p.Elapsed = time.Since(began)
+		status.Stage, status.Tier, status.Positions, status.Updated = p.Stage, p.Tier, p.Positions, time.Now()
+		if err := st.put(ctx, "status", status); err != nil {
+			cfg.Log.Warn("record status", "err", err)
+		}
+		if cfg.Progress != nil {
+			cfg.Progress(p)
+		}
+	}
+	res, err := run(ctx, cfg, g, spec, st, reduceShards, report)
+	if err == nil {
+		report(Progress{Stage: "outputs", Tier: res.Summary.Tiers, Positions: res.Summary.Positions})
+		err = WriteOutputs(ctx, cfg.Store, res, cfg.Run, cfg.Version, cfg.Out)
+	}
+	if err == nil {
+		status.State = StateDone
+		report(Progress{Stage: "done", Tier: res.Summary.Tiers, Positions: res.Summary.Positions})
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		status.State, status.Error, status.Updated = StateFailed, err.Error(), time.Now()
+		st.put(context.WithoutCancel(ctx), "status", status)
+	}
+	return res, err
+}
+
+func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state, reduceShards int, report func(Progress)) (*Result, error) {
+	report(Progress{Stage: "tier"})
 	shards := cfg.shards(1)
+	var tp TierPlan
+	if found, err := st.get(ctx, "plan.tier.0000", &tp); err != nil {
+		return nil, err
+	} else if found {
+		shards = tp.Shards
+	}
 	startBlob, err := jobs.WriteStart(ctx, cfg.Store, spec, shards)
 	if err != nil {
 		return nil, fmt.Errorf("write start: %w", err)
@@ -112,6 +166,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			}
 		}
 		nextShards := cfg.shards(uint64(float64(incoming) * max(branching, 1)))
+		key := fmt.Sprintf("plan.tier.%04d", t)
+		if found, err := st.get(ctx, key, &tp); err != nil {
+			return nil, err
+		} else if found && tp.Shards == shards {
+			nextShards = tp.NextShards
+		} else if err := st.put(ctx, key, TierPlan{Shards: shards, NextShards: nextShards}); err != nil {
+			return nil, err
+		}
 		batch := make([]jobs.Job, shards)
 		for s := range batch {
 			batch[s] = jobs.Job{Tier: &jobs.TierJob{Spec: spec, Tier: t, Shard: s, Shards: shards,
@@ -137,16 +199,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		total.Add(stats)
 		tiers = append(tiers, tierRow(g, t, stats))
 		cfg.Log.Info("tier done", "tier", t, "positions", stats.Positions, "moves", stats.Moves, "shards", shards)
-		report(Progress{Stage: "tier", Tier: t, Positions: total.Positions})
+		report(Progress{Stage: "tier", Tier: t + 1, Positions: total.Positions})
 		branching = float64(stats.Moves) / float64(stats.Positions)
 		inputs, shards = next, nextShards
 	}
 
+	report(Progress{Stage: "pieces", Tier: len(tiers), Positions: total.Positions})
 	pieces, classes, tables, err := reduce(ctx, cfg, spec, reduceShards, pieceBlobs)
 	if err != nil {
 		return nil, err
 	}
-	report(Progress{Stage: "classes", Tier: len(tiers) - 1, Positions: total.Positions})
 	sum := summarize(g, cfg.Start, tiers, total, pieces, classes)
 	return &Result{Summary: sum, Tiers: tiers, Tables: tables}, nil
 }

@@ -28,6 +28,9 @@ type Spec struct {
 	Board string `json:"board"`
 	// Start is a board diagram, or empty for the game's standard start.
 	Start string `json:"start,omitempty"`
+	// Store locates the run's blobs: a directory, or an s3:// URL. A
+	// worker may map it to its own mount of the same store.
+	Store string `json:"store"`
 	// MemBudget is the bytes a job may hold in record buffers before it
 	// spills them to the store.
 	MemBudget int64 `json:"mem_budget"`
@@ -56,6 +59,21 @@ func (j Job) ID() string {
 		return fmt.Sprintf("piece-%05d", j.Piece.Bucket)
 	case j.Class != nil:
 		return fmt.Sprintf("class-%05d", j.Class.Bucket)
+	}
+	return "empty"
+}
+
+// Key names a job within its run in a form that NATS subjects and KV keys
+// accept, with tokens a wildcard can select: "tier.0003.00012",
+// "piece.00003", "class.00003".
+func (j Job) Key() string {
+	switch {
+	case j.Tier != nil:
+		return fmt.Sprintf("tier.%04d.%05d", j.Tier.Tier, j.Tier.Shard)
+	case j.Piece != nil:
+		return fmt.Sprintf("piece.%05d", j.Piece.Bucket)
+	case j.Class != nil:
+		return fmt.Sprintf("class.%05d", j.Class.Bucket)
 	}
 	return "empty"
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -16,15 +14,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/census-cgt/census/coordinator"
-	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/games/all"
-	"github.com/census-cgt/census/store"
+	"github.com/census-cgt/census/internal/embedded"
 )
 
 type runFlags struct {
 	out       string
 	data      string
 	keepData  bool
+	run       string
 	workers   int
 	shards    int
 	start     string
@@ -52,8 +51,9 @@ run.json last, which marks the outputs complete.`,
 	}
 	fl := c.Flags()
 	fl.StringVar(&f.out, "out", "census-out", "directory the outputs land in, under GAME-BOARD/")
-	fl.StringVar(&f.data, "data", "", "directory for the run's working fragments (default OUT/.census-data)")
-	fl.BoolVar(&f.keepData, "keep-data", false, "keep the working fragments after the run")
+	fl.StringVar(&f.data, "data", "", "directory for the embedded NATS store and the working fragments (default OUT/.census-data); the same command resumes from it")
+	fl.BoolVar(&f.keepData, "keep-data", false, "keep the working data after the run")
+	fl.StringVar(&f.run, "run", "", "run ID (default derived from game, board, start and shards, so the same command resumes)")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "jobs to run at once")
 	fl.IntVar(&f.shards, "shards", 0, "shards per tier and per reduction (0 chooses from the tier sizes)")
 	fl.StringVar(&f.start, "start", "", "start position as a board diagram, rows separated by '/' (default the game's standard start)")
@@ -86,37 +86,37 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 	if dataDir == "" {
 		dataDir = filepath.Join(f.out, ".census-data")
 	}
-	st, err := store.NewDir(dataDir)
-	if err != nil {
+	if err := checkWritable(dataDir); err != nil {
 		return usagef("--data %s: %v", dataDir, err)
 	}
-	run := runID(g, f.start, f.shards)
+	if f.run != "" {
+		if err := broker.CheckRun(f.run); err != nil {
+			return usagef("--run: %v", err)
+		}
+	}
 
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	prog := newProgress(os.Stderr, f.quiet, g)
 	defer prog.done()
-	log := slog.New(slog.DiscardHandler)
-	res, err := coordinator.Run(ctx, coordinator.Config{
-		Game: gameName, Board: board, Start: f.start, Run: run,
-		Shards: f.shards, Parallelism: f.workers, MemBudget: budget,
-		Store: st, Exec: &coordinator.Local{Store: st, Workers: f.workers},
-		Log: log, Progress: prog.update,
+	res, err := embedded.Run(ctx, embedded.Options{
+		Game: gameName, Board: board, Start: f.start, Run: f.run,
+		Out: outDir, Data: dataDir, Workers: f.workers, Shards: f.shards,
+		MemBudget: budget, Version: version, Log: newLogger(f.quiet), Progress: prog.update,
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("interrupted; nothing was written to %s", outDir)
+			return fmt.Errorf("interrupted; run the same command again to resume from %s", dataDir)
+		}
+		if errors.Is(err, coordinator.ErrRunClash) {
+			return usageError{err}
 		}
 		return fmt.Errorf("census %s %s: %w", gameName, board, err)
 	}
-	if err := coordinator.WriteOutputs(ctx, st, res, run, version, outDir); err != nil {
-		return err
-	}
 	if !f.keepData {
-		if err := st.DeletePrefix(ctx, run+"/"); err != nil {
+		if err := embedded.Clean(dataDir); err != nil {
 			return err
 		}
-		os.Remove(dataDir) // only if empty
 	}
 	prog.finish(res, outDir)
 	if f.json {
@@ -125,14 +125,6 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 		return enc.Encode(res.Summary)
 	}
 	return nil
-}
-
-// runID names a run by what determines its outputs, so the same command
-// names the same run.
-func runID(g games.Game, start string, shards int) string {
-	h := fnv.New32a()
-	fmt.Fprintf(h, "%s|%d", start, shards)
-	return fmt.Sprintf("%s-%s-%08x", g.Name(), g.Board(), h.Sum32())
 }
 
 // checkWritable creates dir if needed and checks a file can be made in it.

@@ -62,8 +62,8 @@ type model struct {
 	posKey, pieceCells func(g grid) uint64
 	// size is what the census counts a piece by.
 	size func(g grid, sq []int) int
-	// grow generates the game's symmetry group from a few naive moves of
-	// the grid.
+	// generators generate the game's symmetry group: a quarter turn and a
+	// mirror for all 8, the two flips for the 4 of Domineering.
 	generators []func(grid) grid
 	// negate is the negative of a piece grid.
 	negate func(grid) grid

@@ -1,0 +1,134 @@
+// Package broker is the NATS side that coordinator and workers share:
+// connecting (credentials, token, TLS), the embedded server, and the names
+// and settings of the job stream, the workers' consumer and the run buckets.
+package broker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Names of the JetStream objects of census.
+const (
+	// Stream is the work-queue stream every job travels on.
+	Stream = "CENSUS_JOBS"
+	// SubjectPrefix starts the subject of every job: census.jobs.<run>.
+	SubjectPrefix = "census.jobs."
+	// Consumer is the one durable pull consumer all workers share.
+	Consumer = "census-workers"
+	// BucketPrefix starts the KV bucket of a run: census_<run>.
+	BucketPrefix = "census_"
+)
+
+// Settings of the workers' consumer.
+const (
+	// AckWait is how long a job may go without a heartbeat before it is
+	// delivered to another worker.
+	AckWait = 30 * time.Second
+	// MaxDeliver is how many times a job is delivered before it is given
+	// up and the run fails.
+	MaxDeliver = 5
+)
+
+// ErrBadRun is returned for a run ID that cannot name NATS objects.
+var ErrBadRun = errors.New("bad run id")
+
+var runPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,100}$`)
+
+// CheckRun checks that run can name a subject and a bucket.
+func CheckRun(run string) error {
+	if !runPattern.MatchString(run) {
+		return fmt.Errorf("%w %q: use letters, digits, '-' and '_' (at most 100)", ErrBadRun, run)
+	}
+	return nil
+}
+
+// Subject is the subject of the jobs of run.
+func Subject(run string) string { return SubjectPrefix + run }
+
+// Bucket is the KV bucket of run.
+func Bucket(run string) string { return BucketPrefix + run }
+
+// Setup creates or updates the job stream and the workers' consumer, with
+// replicas copies of each (1 for a single server, 3 for a cluster).
+func Setup(ctx context.Context, js jetstream.JetStream, replicas int) (jetstream.Consumer, error) {
+	_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name:        Stream,
+		Description: "census jobs, one subject per run",
+		Subjects:    []string{SubjectPrefix + ">"},
+		Retention:   jetstream.WorkQueuePolicy,
+		Storage:     jetstream.FileStorage,
+		Replicas:    replicas,
+		Duplicates:  10 * time.Minute,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create stream %s: %w", Stream, err)
+	}
+	c, err := js.CreateOrUpdateConsumer(ctx, Stream, jetstream.ConsumerConfig{
+		Durable:       Consumer,
+		Description:   "census workers",
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       AckWait,
+		MaxDeliver:    MaxDeliver,
+		MaxAckPending: -1,
+		Replicas:      replicas,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create consumer %s: %w", Consumer, err)
+	}
+	return c, nil
+}
+
+// RunBucket creates (or opens) the KV bucket of run.
+func RunBucket(ctx context.Context, js jetstream.JetStream, run string, replicas int) (jetstream.KeyValue, error) {
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:      Bucket(run),
+		Description: "census run " + run,
+		Storage:     jetstream.FileStorage,
+		Replicas:    replicas,
+		History:     1,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("create bucket of run %s: %w", run, err)
+	}
+	return kv, nil
+}
+
+// OpenRunBucket opens the KV bucket of an existing run.
+func OpenRunBucket(ctx context.Context, js jetstream.JetStream, run string) (jetstream.KeyValue, error) {
+	kv, err := js.KeyValue(ctx, Bucket(run))
+	if err != nil {
+		return nil, fmt.Errorf("open bucket of run %s: %w", run, err)
+	}
+	return kv, nil
+}
+
+// Conn bundles a connection with its JetStream context.
+type Conn struct {
+	NC *nats.Conn
+	JS jetstream.JetStream
+}
+
+// Close drains the connection.
+func (c *Conn) Close() {
+	if c != nil && c.NC != nil {
+		c.NC.Drain()
+	}
+}
+
+
+
+// Replicas is the replica count for streams and buckets: 3 when the server
+// is part of a cluster of at least three, else 1.
+func Replicas(ctx context.Context, c *Conn) int {
+	if len(c.NC.Servers()) >= 3 {
+		return 3
+	}
+	return 1
+}

@@ -1,0 +1,213 @@
+package coordinator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/census-cgt/census/broker"
+	"github.com/census-cgt/census/jobs"
+)
+
+// ErrJobFailed is returned when a job of the run can never succeed.
+var ErrJobFailed = errors.New("job failed")
+
+// NATS runs jobs by publishing them to the JetStream work queue and waiting
+// for their done-records in the run's bucket: the tier barrier.
+type NATS struct {
+	Conn *broker.Conn
+	KV   jetstream.KeyValue
+	Run  string
+	Log  *slog.Logger
+	// Relist is how often the barrier re-reads the bucket, since watchers
+	// do not survive a reconnect.
+	Relist time.Duration
+	// Waiting, when set, is told how many jobs of the batch are done.
+	Waiting func(done, total int)
+}
+
+var _ Executor = (*NATS)(nil)
+
+// Execute publishes the jobs of the batch that have no done-record yet and
+// waits until every job has one. It fails as soon as a job of the batch has
+// a failed-record.
+func (n *NATS) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, error) {
+	if n.Relist == 0 {
+		n.Relist = 2 * time.Second
+	}
+	log := n.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	index := make(map[string]int, len(batch))
+	for i, j := range batch {
+		index[j.Key()] = i
+	}
+	results := make([]jobs.Result, len(batch))
+	have := make([]bool, len(batch))
+	left := len(batch)
+
+	// Watch before listing and publishing, so no record slips between.
+	watcher, err := n.KV.WatchFiltered(ctx, []string{"done.>", "failed.>"}, jetstream.UpdatesOnly())
+	if err != nil {
+		return nil, fmt.Errorf("watch run bucket: %w", err)
+	}
+	defer watcher.Stop()
+	dead, err := n.watchDeadLetters(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer dead.Unsubscribe()
+
+	take := func(key string, value []byte) error {
+		kind, jobKey, _ := strings.Cut(key, ".")
+		i, ok := index[jobKey]
+		if !ok {
+			return nil
+		}
+		if kind == "failed" {
+			return fmt.Errorf("%w: %s: %s", ErrJobFailed, batch[i].ID(), value)
+		}
+		if have[i] {
+			return nil
+		}
+		if err := json.Unmarshal(value, &results[i]); err != nil {
+			return fmt.Errorf("done-record of %s: %w", batch[i].ID(), err)
+		}
+		have[i] = true
+		left--
+		return nil
+	}
+	relist := func() error {
+		for i, j := range batch {
+			if have[i] {
+				continue
+			}
+			for _, kind := range []string{"failed.", "done."} {
+				e, err := n.KV.Get(ctx, kind+j.Key())
+				if errors.Is(err, jetstream.ErrKeyNotFound) {
+					continue
+				}
+				if err != nil {
+					return fmt.Errorf("read run bucket: %w", err)
+				}
+				if err := take(e.Key(), e.Value()); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := relist(); err != nil {
+		return nil, err
+	}
+	if err := n.publish(ctx, batch, have); err != nil {
+		return nil, err
+	}
+	ticker := time.NewTicker(n.Relist)
+	defer ticker.Stop()
+	for left > 0 {
+		if n.Waiting != nil {
+			n.Waiting(len(batch)-left, len(batch))
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case e, ok := <-watcher.Updates():
+			if !ok {
+				// The watcher ended (a reconnect): start another.
+				watcher, err = n.KV.WatchFiltered(ctx, []string{"done.>", "failed.>"}, jetstream.UpdatesOnly())
+				if err != nil {
+					return nil, fmt.Errorf("watch run bucket: %w", err)
+				}
+				continue
+			}
+			if e == nil || e.Operation() != jetstream.KeyValuePut {
+				continue
+			}
+			if err := take(e.Key(), e.Value()); err != nil {
+				return nil, err
+			}
+		case <-ticker.C:
+			if err := relist(); err != nil {
+				log.Warn("re-list run bucket", "err", err)
+				if errors.Is(err, ErrJobFailed) {
+					return nil, err
+				}
+			}
+		}
+	}
+	if n.Waiting != nil {
+		n.Waiting(len(batch), len(batch))
+	}
+	return results, nil
+}
+
+// publish sends the jobs that are not done. The message ID makes a job
+// published again (after a coordinator restart) a duplicate the stream
+// drops, within its duplicate window.
+func (n *NATS) publish(ctx context.Context, batch []jobs.Job, have []bool) error {
+	var futures []jetstream.PubAckFuture
+	for i, j := range batch {
+		if have[i] {
+			continue
+		}
+		data, err := json.Marshal(j)
+		if err != nil {
+			return err
+		}
+		f, err := n.Conn.JS.PublishAsync(broker.Subject(n.Run), data, jetstream.WithMsgID(n.Run+"."+j.Key()))
+		if err != nil {
+			return fmt.Errorf("publish %s: %w", j.ID(), err)
+		}
+		futures = append(futures, f)
+	}
+	for _, f := range futures {
+		select {
+		case <-f.Ok():
+		case err := <-f.Err():
+			return fmt.Errorf("publish job: %w", err)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// watchDeadLetters turns the server's advisory that a job ran out of
+// deliveries (its workers kept dying or timing out) into a failed-record.
+func (n *NATS) watchDeadLetters(ctx context.Context) (*nats.Subscription, error) {
+	subject := fmt.Sprintf("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.%s.%s", broker.Stream, broker.Consumer)
+	return n.Conn.NC.Subscribe(subject, func(m *nats.Msg) {
+		var adv struct {
+			StreamSeq  uint64 `json:"stream_seq"`
+			Deliveries uint64 `json:"deliveries"`
+		}
+		if json.Unmarshal(m.Data, &adv) != nil {
+			return
+		}
+		gctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		s, err := n.Conn.JS.Stream(gctx, broker.Stream)
+		if err != nil {
+			return
+		}
+		raw, err := s.GetMsg(gctx, adv.StreamSeq)
+		if err != nil || raw.Subject != broker.Subject(n.Run) {
+			return
+		}
+		var j jobs.Job
+		if json.Unmarshal(raw.Data, &j) != nil {
+			return
+		}
+		reason := fmt.Sprintf("delivered %d times without finishing: its workers died or stopped heartbeating", adv.Deliveries)
+		n.KV.Put(gctx, "failed."+j.Key(), []byte(reason))
+	})
+}

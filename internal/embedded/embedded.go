@@ -1,0 +1,121 @@
+// Package embedded runs a whole census in one process: a real NATS server
+// with JetStream, a worker with one slot per job, and the coordinator, all
+// over real NATS connections — the code path of a cluster, on one machine.
+package embedded
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/census-cgt/census/broker"
+	"github.com/census-cgt/census/coordinator"
+	"github.com/census-cgt/census/store"
+	"github.com/census-cgt/census/worker"
+)
+
+// Options are a census to run in this process.
+type Options struct {
+	Game, Board, Start string
+	// Run names the run; empty derives it from the game, board, start and
+	// shards, so the same command continues the same run.
+	Run string
+	// Out is the directory the outputs land in (OUT/GAME-BOARD).
+	Out string
+	// Data holds the NATS server's store (Data/nats) and the blobs
+	// (Data/blobs). It survives a crash: the same command resumes.
+	Data      string
+	Workers   int
+	Shards    int
+	MemBudget int64
+	Version   string
+	Log       *slog.Logger
+	Progress  func(coordinator.Progress)
+	// Observer, when set, is told of every job of the worker.
+	Observer worker.Observer
+	// OnServer, when set, is called with the NATS client URL once the
+	// server runs (for metrics, tests, or a second worker process).
+	OnServer func(url string)
+}
+
+// Run runs the census and returns its result.
+func Run(ctx context.Context, o Options) (*coordinator.Result, error) {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	srv, err := broker.StartServer(broker.ServerOptions{
+		Listen:   "127.0.0.1:0",
+		StoreDir: filepath.Join(o.Data, "nats"),
+		Name:     "census-embedded",
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		srv.Shutdown()
+		srv.WaitForShutdown()
+	}()
+	url := srv.ClientURL()
+	if o.OnServer != nil {
+		o.OnServer(url)
+	}
+	blobDir, err := filepath.Abs(filepath.Join(o.Data, "blobs"))
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.NewDir(blobDir)
+	if err != nil {
+		return nil, err
+	}
+
+	wconn, err := broker.Connect(ctx, broker.ConnOptions{URL: url, Name: "census-worker"})
+	if err != nil {
+		return nil, err
+	}
+	defer wconn.Close()
+	w, err := worker.New(ctx, worker.Config{
+		Conn: wconn, Jobs: o.Workers, Log: o.Log, Observer: o.Observer,
+		OpenStore: func(ctx context.Context, url string) (store.Store, error) {
+			if url != blobDir {
+				return nil, fmt.Errorf("store %s is not this process's %s", url, blobDir)
+			}
+			return st, nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	wctx, stopWorker := context.WithCancel(ctx)
+	workerDone := make(chan struct{})
+	go func() {
+		w.Run(wctx)
+		close(workerDone)
+	}()
+	defer func() {
+		stopWorker()
+		<-workerDone
+	}()
+
+	cconn, err := broker.Connect(ctx, broker.ConnOptions{URL: url, Name: "census-coordinator"})
+	if err != nil {
+		return nil, err
+	}
+	defer cconn.Close()
+	return coordinator.Start(ctx, coordinator.Config{
+		Game: o.Game, Board: o.Board, Start: o.Start, Run: o.Run,
+		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget,
+		Store: st, StoreURL: blobDir, Out: o.Out, Version: o.Version,
+		Log: o.Log, Progress: o.Progress,
+	}, cconn)
+}
+
+// Clean removes the data directory of a finished run.
+func Clean(data string) error {
+	if err := os.RemoveAll(data); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", data, err)
+	}
+	return nil
+}

@@ -1,0 +1,176 @@
+package jobs
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/games/all"
+	"github.com/census-cgt/census/store"
+)
+
+func newStore(t testing.TB) *store.Dir {
+	t.Helper()
+	st, err := store.NewDir(filepath.Join(t.TempDir(), "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func mustGame(t testing.TB, name, board, start string) games.Game {
+	t.Helper()
+	g, err := all.New(name, board, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func headerFor(g games.Game, k Kind, tier int) Header {
+	b := g.Board()
+	return Header{Kind: k, Game: g.Name(), Rows: b.Rows, Cols: b.Cols, Tier: tier}
+}
+
+// readAll reads every record of a fragment. It returns the records read
+// before the first error, and the error.
+func readAll[T any](fr *fragReader, next func(*fragReader) (T, bool, error)) ([]T, error) {
+	var out []T
+	for {
+		v, ok, err := next(fr)
+		if err != nil {
+			return out, err
+		}
+		if !ok {
+			return out, nil
+		}
+		out = append(out, v)
+	}
+}
+
+// readBlob opens b through openFragment, as the kernels do, and reads it
+// to the end.
+func readBlob[T any](st store.Store, b Blob, k Kind, g games.Game, next func(*fragReader) (T, bool, error)) ([]T, error) {
+	fr, c, err := openFragment(context.Background(), st, b, k, g)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return readAll(fr, next)
+}
+
+// readBytes decodes a fragment from memory with no expectations from a
+// job message: only the fragment's own checks apply.
+func readBytes[T any](data []byte, k Kind, next func(*fragReader) (T, bool, error)) ([]T, error) {
+	fr, err := newFragReader("mem", bytes.NewReader(data), k, Blob{})
+	if err != nil {
+		return nil, err
+	}
+	return readAll(fr, next)
+}
+
+func blobBytes(t testing.TB, st *store.Dir, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(st.Root(), filepath.FromSlash(name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func putBytes(t testing.TB, st store.Store, name string, data []byte) {
+	t.Helper()
+	w, err := st.Create(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readStore(t testing.TB, st store.Store, name string) []byte {
+	t.Helper()
+	rc, err := st.Open(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// memStore is a Store in memory, for tests that write thousands of small
+// blobs and need no fsync.
+type memStore struct{ blobs map[string][]byte }
+
+var _ store.Store = (*memStore)(nil)
+
+func newMemStore() *memStore { return &memStore{blobs: map[string][]byte{}} }
+
+type memWriter struct {
+	s    *memStore
+	name string
+	buf  bytes.Buffer
+}
+
+func (w *memWriter) Write(p []byte) (int, error) { return w.buf.Write(p) }
+func (w *memWriter) Commit() error {
+	w.s.blobs[w.name] = bytes.Clone(w.buf.Bytes())
+	return nil
+}
+func (w *memWriter) Abort() {}
+
+func (s *memStore) Create(ctx context.Context, name string) (store.Writer, error) {
+	return &memWriter{s: s, name: name}, nil
+}
+
+func (s *memStore) Open(ctx context.Context, name string) (io.ReadCloser, error) {
+	data, ok := s.blobs[name]
+	if !ok {
+		return nil, store.ErrNotFound
+	}
+	return io.NopCloser(bytes.NewReader(data)), nil
+}
+
+func (s *memStore) OpenRange(ctx context.Context, name string, offset, length int64) (io.ReadCloser, error) {
+	data, ok := s.blobs[name]
+	if !ok {
+		return nil, store.ErrNotFound
+	}
+	lo := min(offset, int64(len(data)))
+	hi := min(offset+length, int64(len(data)))
+	return io.NopCloser(bytes.NewReader(data[lo:hi])), nil
+}
+
+func (s *memStore) List(ctx context.Context, prefix string) ([]string, error) {
+	var out []string
+	for n := range s.blobs {
+		if strings.HasPrefix(n, prefix) {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+func (s *memStore) DeletePrefix(ctx context.Context, prefix string) error {
+	for n := range s.blobs {
+		if strings.HasPrefix(n, prefix) {
+			delete(s.blobs, n)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,283 @@
+// Package worker pulls census jobs from NATS JetStream and runs them: one
+// job at a time per slot, heartbeating while it runs, recording the result
+// in the run's bucket, then acknowledging.
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/census-cgt/census/broker"
+	"github.com/census-cgt/census/jobs"
+	"github.com/census-cgt/census/store"
+)
+
+// Config is what a worker needs.
+type Config struct {
+	Conn *broker.Conn
+	// Jobs is how many jobs run at once.
+	Jobs int
+	// OpenStore opens the store a job's spec names.
+	OpenStore func(ctx context.Context, url string) (store.Store, error)
+	Log       *slog.Logger
+	// Heartbeat is how often a running job is reported in progress;
+	// zero means a third of broker.AckWait.
+	Heartbeat time.Duration
+	// Observer, when set, is told about every job.
+	Observer Observer
+}
+
+// Observer is told what the worker does; the metrics implement it.
+type Observer interface {
+	JobStarted(j jobs.Job)
+	JobFinished(j jobs.Job, res jobs.Result, outcome string, took time.Duration)
+}
+
+// Outcomes of a job, as an Observer is told them.
+const (
+	OutcomeDone     = "done"
+	OutcomeRetry    = "retry"
+	OutcomeFailed   = "failed"
+	OutcomeHandBack = "handed_back"
+	OutcomeSkipped  = "already_done"
+)
+
+// Worker runs jobs until its context ends.
+type Worker struct {
+	cfg     Config
+	cons    jetstream.Consumer
+	mu      sync.Mutex
+	buckets map[string]jetstream.KeyValue
+	stores  map[string]store.Store
+}
+
+// New sets up the job stream and consumer (creating them if needed) and
+// returns a worker.
+func New(ctx context.Context, cfg Config) (*Worker, error) {
+	if cfg.Jobs < 1 {
+		cfg.Jobs = 1
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Heartbeat == 0 {
+		cfg.Heartbeat = broker.AckWait / 3
+	}
+	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	cons, err := broker.Setup(sctx, cfg.Conn.JS, broker.Replicas(sctx, cfg.Conn))
+	if err != nil {
+		return nil, err
+	}
+	return &Worker{cfg: cfg, cons: cons, buckets: map[string]jetstream.KeyValue{}, stores: map[string]store.Store{}}, nil
+}
+
+// Run pulls and runs jobs on cfg.Jobs slots until ctx ends. A job running
+// when ctx ends is handed back unfinished (never acknowledged) so that
+// another worker takes it.
+func (w *Worker) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	for slot := 0; slot < w.cfg.Jobs; slot++ {
+		wg.Go(func() { w.loop(ctx, slot) })
+	}
+	wg.Wait()
+}
+
+func (w *Worker) loop(ctx context.Context, slot int) {
+	for ctx.Err() == nil {
+		// One job at a time: a prefetched job's AckWait would run out
+		// while it waits.
+		fctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		msg, err := w.cons.Next(jetstream.FetchContext(fctx))
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			if !errors.Is(err, jetstream.ErrNoMessages) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrTimeout) {
+				w.cfg.Log.Warn("fetch job", "slot", slot, "err", err)
+				sleep(ctx, time.Second)
+			}
+			continue
+		}
+		w.handle(ctx, msg)
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
+
+// handle runs one job message to its end: done and acknowledged, failed
+// and terminated, retried later, or handed back on shutdown.
+func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
+	var j jobs.Job
+	if err := json.Unmarshal(msg.Data(), &j); err != nil || j.Spec() == nil {
+		w.cfg.Log.Error("drop undecodable job", "subject", msg.Subject(), "err", err)
+		msg.TermWithReason("undecodable job message")
+		return
+	}
+	spec := j.Spec()
+	log := w.cfg.Log.With("run", spec.Run, "job", j.ID())
+	opCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	kv, err := w.bucket(opCtx, spec.Run)
+	if err != nil {
+		// A job of a run whose bucket is gone can never be recorded.
+		log.Error("drop job of unknown run", "err", err)
+		msg.TermWithReason("run bucket missing")
+		return
+	}
+	if _, err := kv.Get(opCtx, "done."+j.Key()); err == nil {
+		w.observe(j, jobs.Result{}, OutcomeSkipped, 0)
+		msg.DoubleAck(opCtx)
+		return
+	}
+	st, err := w.store(opCtx, spec.Store)
+	if err != nil {
+		w.retryOrFail(opCtx, msg, kv, j, fmt.Errorf("open store %s: %w", spec.Store, err), log)
+		return
+	}
+	if w.cfg.Observer != nil {
+		w.cfg.Observer.JobStarted(j)
+	}
+	began := time.Now()
+	res, err := w.runWithHeartbeat(ctx, msg, st, j)
+	took := time.Since(began)
+	// The job may have run for hours: fresh time for recording it.
+	opCtx, cancel = context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	switch {
+	case err == nil:
+		data, _ := json.Marshal(res)
+		if _, err := kv.Put(opCtx, "done."+j.Key(), data); err != nil {
+			log.Warn("record result", "err", err)
+			msg.NakWithDelay(time.Second)
+			w.observe(j, res, OutcomeRetry, took)
+			return
+		}
+		if err := msg.DoubleAck(opCtx); err != nil {
+			log.Warn("ack", "err", err)
+		}
+		w.observe(j, res, OutcomeDone, took)
+		log.Debug("job done", "took", took)
+	case ctx.Err() != nil:
+		// Shutting down: hand the job back unfinished.
+		msg.Nak()
+		w.observe(j, jobs.Result{}, OutcomeHandBack, took)
+		log.Info("job handed back on shutdown")
+	case errors.Is(err, jobs.ErrInvalid) || errors.Is(err, jobs.ErrCorrupt):
+		w.fail(opCtx, msg, kv, j, err, log)
+		w.observe(j, jobs.Result{}, OutcomeFailed, took)
+	default:
+		w.retryOrFail(opCtx, msg, kv, j, err, log)
+		w.observe(j, jobs.Result{}, OutcomeRetry, took)
+	}
+}
+
+func (w *Worker) observe(j jobs.Job, res jobs.Result, outcome string, took time.Duration) {
+	if w.cfg.Observer != nil {
+		w.cfg.Observer.JobFinished(j, res, outcome, took)
+	}
+}
+
+// runWithHeartbeat runs the job, telling JetStream it is in progress every
+// Heartbeat so that it is not redelivered while it runs.
+func (w *Worker) runWithHeartbeat(ctx context.Context, msg jetstream.Msg, st store.Store, j jobs.Job) (jobs.Result, error) {
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(w.cfg.Heartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				msg.InProgress()
+			}
+		}
+	}()
+	res, err := jobs.Run(ctx, st, j, jobs.Options{})
+	close(done)
+	return res, err
+}
+
+// retryOrFail retries a job that failed for a reason that may pass, unless
+// it has used up its deliveries.
+func (w *Worker) retryOrFail(ctx context.Context, msg jetstream.Msg, kv jetstream.KeyValue, j jobs.Job, err error, log *slog.Logger) {
+	md, merr := msg.Metadata()
+	if merr == nil && md.NumDelivered >= broker.MaxDeliver {
+		w.fail(ctx, msg, kv, j, fmt.Errorf("gave up after %d attempts: %w", md.NumDelivered, err), log)
+		return
+	}
+	delay := time.Second
+	if merr == nil {
+		delay = time.Duration(md.NumDelivered) * 2 * time.Second
+	}
+	log.Warn("job failed, will retry", "err", err, "delay", delay)
+	msg.NakWithDelay(delay)
+}
+
+// fail records why a job can never succeed, which fails its run, and
+// terminates its message.
+func (w *Worker) fail(ctx context.Context, msg jetstream.Msg, kv jetstream.KeyValue, j jobs.Job, err error, log *slog.Logger) {
+	log.Error("job failed", "err", err)
+	if _, perr := kv.Put(ctx, "failed."+j.Key(), []byte(err.Error())); perr != nil {
+		log.Error("record failure", "err", perr)
+	}
+	msg.TermWithReason(truncate(err.Error(), 200))
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+func (w *Worker) bucket(ctx context.Context, run string) (jetstream.KeyValue, error) {
+	w.mu.Lock()
+	kv, ok := w.buckets[run]
+	w.mu.Unlock()
+	if ok {
+		return kv, nil
+	}
+	kv, err := broker.OpenRunBucket(ctx, w.cfg.Conn.JS, run)
+	if err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	w.buckets[run] = kv
+	w.mu.Unlock()
+	return kv, nil
+}
+
+func (w *Worker) store(ctx context.Context, url string) (store.Store, error) {
+	w.mu.Lock()
+	st, ok := w.stores[url]
+	w.mu.Unlock()
+	if ok {
+		return st, nil
+	}
+	st, err := w.cfg.OpenStore(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	w.stores[url] = st
+	w.mu.Unlock()
+	return st, nil
+}
