@@ -2,8 +2,11 @@ package coordinator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/games/all"
@@ -57,4 +60,30 @@ func Start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) 
 	cfg.KV = kv
 	cfg.Exec = &NATS{Conn: conn, KV: kv, Run: cfg.Run, Log: cfg.Log}
 	return Run(ctx, cfg)
+}
+
+// ErrUnknownRun is returned by LoadPlan for a run that NATS does not know.
+var ErrUnknownRun = errors.New("unknown run")
+
+// LoadPlan reads the plan of an existing run, for --resume.
+func LoadPlan(ctx context.Context, conn *broker.Conn, run string) (Plan, error) {
+	if err := broker.CheckRun(run); err != nil {
+		return Plan{}, err
+	}
+	kv, err := conn.JS.KeyValue(ctx, broker.Bucket(run))
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		return Plan{}, fmt.Errorf("%w %q: no bucket %s on this NATS (see census status)", ErrUnknownRun, run, broker.Bucket(run))
+	}
+	if err != nil {
+		return Plan{}, fmt.Errorf("open run %s: %w", run, err)
+	}
+	var p Plan
+	found, err := (state{kv}).get(ctx, "plan", &p)
+	if err != nil {
+		return Plan{}, err
+	}
+	if !found {
+		return Plan{}, fmt.Errorf("%w %q: its bucket holds no plan", ErrUnknownRun, run)
+	}
+	return p, nil
 }

@@ -490,3 +490,61 @@ func TestKindString(t *testing.T) {
 		}
 	}
 }
+
+// TestBlobSections writes three fragments back to back into one blob, as a
+// spill does, and reads each through its section; a section with the
+// offset of another fragment, or one byte off, is refused.
+func TestBlobSections(t *testing.T) {
+	ctx := context.Background()
+	st := newStore(t)
+	g := mustGame(t, "domineering", "4x4", "")
+	w, err := st.Create(ctx, "run/t0002/s00000-p000.frag")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts := [][]uint64{{0, 3}, {5}, {1 << 20, 1 << 30, maxKey}}
+	var secs []Blob
+	var offset int64
+	for _, keys := range parts {
+		b, err := writeKeys(w, headerFor(g, KindPositions, 2), keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Name, b.Offset = "run/t0002/s00000-p000.frag", offset
+		offset += b.Size
+		secs = append(secs, b)
+	}
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range secs {
+		got, err := readBlob(st, b, KindPositions, g, (*fragReader).nextKey)
+		if err != nil || !slices.Equal(got, parts[i]) {
+			t.Errorf("section %d: %v, %v; want %v", i, got, err, parts[i])
+		}
+	}
+	// The whole blob read as one fragment has bytes after the first
+	// trailer.
+	whole := secs[0]
+	whole.Size = 0
+	if _, err := readBlob(st, whole, KindPositions, g, (*fragReader).nextKey); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("the whole blob as one fragment: %v, want ErrCorrupt", err)
+	}
+	tests := []struct {
+		name string
+		b    Blob
+	}{
+		{"offset of the next fragment", func() Blob { b := secs[0]; b.Offset = secs[1].Offset; return b }()},
+		{"offset of the previous fragment", func() Blob { b := secs[2]; b.Offset = secs[1].Offset; return b }()},
+		{"one byte late", func() Blob { b := secs[1]; b.Offset++; return b }()},
+		{"one byte early", func() Blob { b := secs[1]; b.Offset--; return b }()},
+		{"past the end", func() Blob { b := secs[2]; b.Offset = offset; return b }()},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got, err := readBlob(st, tc.b, KindPositions, g, (*fragReader).nextKey); !errors.Is(err, ErrCorrupt) {
+				t.Errorf("read %v, %v; want ErrCorrupt", got, err)
+			}
+		})
+	}
+}
