@@ -122,8 +122,6 @@ func (c *Conn) Close() {
 	}
 }
 
-
-
 // Replicas is the replica count for streams and buckets: 3 when the server
 // is part of a cluster of at least three, else 1.
 func Replicas(ctx context.Context, c *Conn) int {

@@ -47,7 +47,7 @@ type Config struct {
 	// workers' done-records.
 	KV   jetstream.KeyValue
 	Exec Executor
-	Log       *slog.Logger
+	Log  *slog.Logger
 	// Progress, when set, is told of every finished batch.
 	Progress func(Progress)
 	// Out is the directory the outputs land in (OutputDir of the run).

@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/census-cgt/census/coordinator"
 	"github.com/census-cgt/census/broker"
+	"github.com/census-cgt/census/coordinator"
 	"github.com/census-cgt/census/games/all"
 	"github.com/census-cgt/census/internal/embedded"
 )
