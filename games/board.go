@@ -23,7 +23,7 @@ func NewBoard(rows, cols, maxSquares int) (Board, error) {
 	if rows < 1 || cols < 1 {
 		return Board{}, errorf(ErrBadBoard, "%dx%d: rows and columns must be at least 1", rows, cols)
 	}
-	if rows*cols > maxSquares {
+	if rows > maxSquares || cols > maxSquares || rows*cols > maxSquares {
 		return Board{}, errorf(ErrBadBoard, "%dx%d has %d squares, more than the limit of %d", rows, cols, rows*cols, maxSquares)
 	}
 	b := Board{Rows: rows, Cols: cols}

@@ -105,4 +105,27 @@ func mergeUnique(ctx context.Context, st store.Store, blobs []Blob, k Kind, g ga
 	})
 }
 
+// verify reads the fragments of kind k through, checking each in full, and
+// returns the first failure, which names its fragment.
+func verify(ctx context.Context, st store.Store, blobs []Blob, k Kind, g games.Game) error {
+	for _, b := range blobs {
+		fr, c, err := openFragment(ctx, st, b, k, g)
+		if err != nil {
+			return err
+		}
+		for {
+			_, ok, err := fr.nextKey()
+			if err != nil {
+				c.Close()
+				return err
+			}
+			if !ok {
+				break
+			}
+		}
+		c.Close()
+	}
+	return nil
+}
+
 const progressEvery = 1 << 14

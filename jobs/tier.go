@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -17,6 +18,11 @@ func (j *TierJob) validate() error {
 		return fmt.Errorf("%w: next shards %d, reduce shards %d", ErrInvalid, j.NextShards, j.ReduceShards)
 	case j.Run == "":
 		return fmt.Errorf("%w: no run id", ErrInvalid)
+	}
+	for _, b := range j.Inputs {
+		if b.Kind != KindPositions {
+			return fmt.Errorf("%w: input %s holds %s, not positions", ErrInvalid, b.Name, b.Kind)
+		}
 	}
 	return nil
 }
@@ -114,6 +120,14 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 		}
 		return nil
 	})
+	if errors.Is(err, ErrCorrupt) {
+		// A record that fails its checks may come from a fragment whose
+		// checksum, checked only at its end, was not reached yet: name
+		// that fragment when there is one.
+		if bad := verify(ctx, st, j.Inputs, KindPositions, g); bad != nil {
+			err = bad
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("tier %d shard %d: %w", j.Tier, j.Shard, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // Dir is a Store in a directory of the local (or a shared) filesystem.
@@ -39,7 +40,7 @@ func (d *Dir) Root() string { return d.root }
 
 func (d *Dir) path(name string) (string, error) {
 	clean := filepath.Clean(filepath.FromSlash(name))
-	if name == "" || filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+	if name == "" || clean == "." || filepath.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("bad blob name %q", name)
 	}
 	return filepath.Join(d.root, clean), nil
@@ -109,7 +110,14 @@ func (d *Dir) Open(ctx context.Context, name string) (io.ReadCloser, error) {
 		return nil, fmt.Errorf("open blob %s: %w", name, ErrNotFound)
 	}
 	if err != nil {
+		if errors.Is(err, syscall.ENOTDIR) {
+			return nil, fmt.Errorf("open blob %s: %w", name, ErrNotFound)
+		}
 		return nil, fmt.Errorf("open blob %s: %w", name, err)
+	}
+	if fi, err := f.Stat(); err != nil || fi.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("open blob %s: %w", name, ErrNotFound)
 	}
 	return f, nil
 }

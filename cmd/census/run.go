@@ -24,6 +24,7 @@ type runFlags struct {
 	data      string
 	keepData  bool
 	run       string
+	store     string
 	workers   int
 	shards    int
 	start     string
@@ -53,6 +54,7 @@ run.json last, which marks the outputs complete.`,
 	fl.StringVar(&f.out, "out", "census-out", "directory the outputs land in, under GAME-BOARD/")
 	fl.StringVar(&f.data, "data", "", "directory for the embedded NATS store and the working fragments (default OUT/.census-data); the same command resumes from it")
 	fl.BoolVar(&f.keepData, "keep-data", false, "keep the working data after the run")
+	fl.StringVar(&f.store, "store", "", "where fragments live: s3://bucket/prefix or a directory (default DATA/blobs)")
 	fl.StringVar(&f.run, "run", "", "run ID (default derived from game, board, start and shards, so the same command resumes)")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "jobs to run at once")
 	fl.IntVar(&f.shards, "shards", 0, "shards per tier and per reduction (0 chooses from the tier sizes)")
@@ -95,6 +97,16 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 		}
 	}
 
+	var storeURLFlag string
+	if f.store != "" {
+		if storeURLFlag, err = storeURL(f.store); err != nil {
+			return usageError{err}
+		}
+		if _, err := openStore(ctx, storeURLFlag); err != nil {
+			return usagef("--store %s: %v", f.store, err)
+		}
+	}
+
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	prog := newProgress(os.Stderr, f.quiet, g)
@@ -102,6 +114,7 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 	res, err := embedded.Run(ctx, embedded.Options{
 		Game: gameName, Board: board, Start: f.start, Run: f.run,
 		Out: outDir, Data: dataDir, Workers: f.workers, Shards: f.shards,
+		StoreURL: storeURLFlag, OpenStore: openStore,
 		MemBudget: budget, Version: version, Log: newLogger(f.quiet), Progress: prog.update,
 	})
 	if err != nil {

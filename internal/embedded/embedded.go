@@ -25,9 +25,14 @@ type Options struct {
 	Run string
 	// Out is the directory the outputs land in (OUT/GAME-BOARD).
 	Out string
-	// Data holds the NATS server's store (Data/nats) and the blobs
-	// (Data/blobs). It survives a crash: the same command resumes.
-	Data      string
+	// Data holds the NATS server's store (Data/nats) and, unless StoreURL
+	// is set, the blobs (Data/blobs). It survives a crash: the same
+	// command resumes.
+	Data string
+	// StoreURL and OpenStore, when set, put the blobs elsewhere (an
+	// s3:// URL); OpenStore opens a store by URL.
+	StoreURL  string
+	OpenStore func(ctx context.Context, url string) (store.Store, error)
 	Workers   int
 	Shards    int
 	MemBudget int64
@@ -58,29 +63,31 @@ func Run(ctx context.Context, o Options) (*coordinator.Result, error) {
 		srv.Shutdown()
 		srv.WaitForShutdown()
 	}()
-	url := srv.ClientURL()
 	if o.OnServer != nil {
-		o.OnServer(url)
+		o.OnServer(srv.ClientURL())
 	}
-	blobDir, err := filepath.Abs(filepath.Join(o.Data, "blobs"))
-	if err != nil {
-		return nil, err
+	url, open := o.StoreURL, o.OpenStore
+	if url == "" {
+		if url, err = filepath.Abs(filepath.Join(o.Data, "blobs")); err != nil {
+			return nil, err
+		}
+		open = func(ctx context.Context, u string) (store.Store, error) { return store.NewDir(u) }
 	}
-	st, err := store.NewDir(blobDir)
+	st, err := open(ctx, url)
 	if err != nil {
 		return nil, err
 	}
 
-	wconn, err := broker.Connect(ctx, broker.ConnOptions{URL: url, Name: "census-worker"})
+	wconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-worker"})
 	if err != nil {
 		return nil, err
 	}
 	defer wconn.Close()
 	w, err := worker.New(ctx, worker.Config{
 		Conn: wconn, Jobs: o.Workers, Log: o.Log, Observer: o.Observer,
-		OpenStore: func(ctx context.Context, url string) (store.Store, error) {
-			if url != blobDir {
-				return nil, fmt.Errorf("store %s is not this process's %s", url, blobDir)
+		OpenStore: func(ctx context.Context, u string) (store.Store, error) {
+			if u != url {
+				return nil, fmt.Errorf("store %s is not this process's %s", u, url)
 			}
 			return st, nil
 		},
@@ -99,7 +106,7 @@ func Run(ctx context.Context, o Options) (*coordinator.Result, error) {
 		<-workerDone
 	}()
 
-	cconn, err := broker.Connect(ctx, broker.ConnOptions{URL: url, Name: "census-coordinator"})
+	cconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-coordinator"})
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +114,7 @@ func Run(ctx context.Context, o Options) (*coordinator.Result, error) {
 	return coordinator.Start(ctx, coordinator.Config{
 		Game: o.Game, Board: o.Board, Start: o.Start, Run: o.Run,
 		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget,
-		Store: st, StoreURL: blobDir, Out: o.Out, Version: o.Version,
+		Store: st, StoreURL: url, Out: o.Out, Version: o.Version,
 		Log: o.Log, Progress: o.Progress,
 	}, cconn)
 }
