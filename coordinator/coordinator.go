@@ -54,6 +54,8 @@ type Config struct {
 	Out string
 	// Version is written into run.json.
 	Version string
+	// KeepBlobs keeps the run's fragments in the store after it finishes.
+	KeepBlobs bool
 }
 
 // Progress is how far a run has come.
@@ -125,6 +127,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err == nil {
 		report(Progress{Stage: "outputs", Tier: res.Summary.Tiers, Positions: res.Summary.Positions})
 		err = WriteOutputs(ctx, cfg.Store, res, cfg.Run, cfg.Version, cfg.Out)
+	}
+	if err == nil && !cfg.KeepBlobs {
+		if derr := cfg.Store.DeletePrefix(ctx, cfg.Run+"/"); derr != nil {
+			cfg.Log.Warn("delete the run's fragments", "err", derr)
+		}
 	}
 	if err == nil {
 		status.State = StateDone

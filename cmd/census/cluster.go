@@ -25,7 +25,7 @@ func coordinatorCmd() *cobra.Command {
 	var nf natsFlags
 	var out, storeFlag, start, run, resume, memFlag string
 	var shards, parallelism int
-	var quiet bool
+	var quiet, keep bool
 	c := &cobra.Command{
 		Use:   "coordinator [GAME BOARD]",
 		Short: "Coordinate a census on a cluster: publish jobs to NATS, wait for workers, write outputs",
@@ -92,7 +92,7 @@ it stopped.`,
 				Game: game, Board: board, Start: start, Run: run,
 				Shards: shards, Parallelism: parallelism, MemBudget: budget,
 				Store: st, StoreURL: url, Out: outDir, Version: version,
-				Log: newLogger(quiet), Progress: prog.update,
+				Log: newLogger(quiet), Progress: prog.update, KeepBlobs: keep,
 			}, conn)
 			if errors.Is(err, coordinator.ErrRunClash) {
 				return usageError{err}
@@ -115,6 +115,7 @@ it stopped.`,
 	fl.IntVar(&parallelism, "parallelism", 8, "jobs the workers run at once in all; automatic sharding makes at least twice as many shards for large tiers")
 	fl.StringVar(&memFlag, "mem-budget", "", "memory one job may hold in buffers, e.g. 1GiB (default a share of this machine's memory)")
 	fl.BoolVar(&quiet, "quiet", false, "print no progress")
+	fl.BoolVar(&keep, "keep-data", false, "keep the run's fragments in the store after it finishes")
 	return c
 }
 

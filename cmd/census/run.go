@@ -114,7 +114,7 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 	res, err := embedded.Run(ctx, embedded.Options{
 		Game: gameName, Board: board, Start: f.start, Run: f.run,
 		Out: outDir, Data: dataDir, Workers: f.workers, Shards: f.shards,
-		StoreURL: storeURLFlag, OpenStore: openStore,
+		StoreURL: storeURLFlag, OpenStore: openStore, KeepData: f.keepData,
 		MemBudget: budget, Version: version, Log: newLogger(f.quiet), Progress: prog.update,
 	})
 	if err != nil {

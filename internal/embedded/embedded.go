@@ -37,8 +37,10 @@ type Options struct {
 	Shards    int
 	MemBudget int64
 	Version   string
-	Log       *slog.Logger
-	Progress  func(coordinator.Progress)
+	// KeepData keeps the fragments after the run.
+	KeepData bool
+	Log      *slog.Logger
+	Progress func(coordinator.Progress)
 	// Observer, when set, is told of every job of the worker.
 	Observer worker.Observer
 	// OnServer, when set, is called with the NATS client URL once the
@@ -114,7 +116,7 @@ func Run(ctx context.Context, o Options) (*coordinator.Result, error) {
 	return coordinator.Start(ctx, coordinator.Config{
 		Game: o.Game, Board: o.Board, Start: o.Start, Run: o.Run,
 		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget,
-		Store: st, StoreURL: url, Out: o.Out, Version: o.Version,
+		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData,
 		Log: o.Log, Progress: o.Progress,
 	}, cconn)
 }
