@@ -56,6 +56,8 @@ type Config struct {
 	Version string
 	// KeepBlobs keeps the run's fragments in the store after it finishes.
 	KeepBlobs bool
+	// Metrics, when set, show the run's progress.
+	Metrics *Metrics
 }
 
 // Progress is how far a run has come.
@@ -113,7 +115,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Store: plan.Store, MemBudget: plan.MemBudget}
 	began := time.Now()
 	status := Status{State: StateRunning, Stage: "tier", MaxTier: g.MaxTier()}
+	rm := cfg.Metrics.forRun(cfg.Run, g.Name(), g.Board().String(), g.MaxTier())
+	if n, ok := cfg.Exec.(*NATS); ok && rm != nil {
+		n.Waiting = rm.jobs
+	}
 	report := func(p Progress) {
+		rm.progress(p)
 		p.Elapsed = time.Since(began)
 		status.Stage, status.Tier, status.Positions, status.Updated = p.Stage, p.Tier, p.Positions, time.Now()
 		if err := st.put(ctx, "status", status); err != nil {
@@ -136,6 +143,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err == nil {
 		status.State = StateDone
 		report(Progress{Stage: "done", Tier: res.Summary.Tiers, Positions: res.Summary.Positions})
+	}
+	if errors.Is(err, ErrJobFailed) {
+		rm.failed(1)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		status.State, status.Error, status.Updated = StateFailed, err.Error(), time.Now()

@@ -29,8 +29,10 @@ type NATS struct {
 	// Relist is how often the barrier re-reads the bucket, since watchers
 	// do not survive a reconnect.
 	Relist time.Duration
-	// Waiting, when set, is told how many jobs of the batch are done.
-	Waiting func(done, total int)
+	// Waiting, when set, is told how many jobs of the batch are done and
+	// about how many are running (from the workers' consumer, which all
+	// runs share).
+	Waiting func(done, running, total int)
 }
 
 var _ Executor = (*NATS)(nil)
@@ -113,9 +115,10 @@ func (n *NATS) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, er
 	}
 	ticker := time.NewTicker(n.Relist)
 	defer ticker.Stop()
+	running := 0
 	for left > 0 {
 		if n.Waiting != nil {
-			n.Waiting(len(batch)-left, len(batch))
+			n.Waiting(len(batch)-left, running, len(batch))
 		}
 		select {
 		case <-ctx.Done():
@@ -136,6 +139,7 @@ func (n *NATS) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, er
 				return nil, err
 			}
 		case <-ticker.C:
+			running = n.ackPending(ctx)
 			if err := relist(); err != nil {
 				log.Warn("re-list run bucket", "err", err)
 				if errors.Is(err, ErrJobFailed) {
@@ -145,7 +149,7 @@ func (n *NATS) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, er
 		}
 	}
 	if n.Waiting != nil {
-		n.Waiting(len(batch), len(batch))
+		n.Waiting(len(batch), 0, len(batch))
 	}
 	return results, nil
 }
@@ -210,4 +214,17 @@ func (n *NATS) watchDeadLetters(ctx context.Context) (*nats.Subscription, error)
 		reason := fmt.Sprintf("delivered %d times without finishing: its workers died or stopped heartbeating", adv.Deliveries)
 		n.KV.Put(gctx, "failed."+j.Key(), []byte(reason))
 	})
+}
+
+// ackPending is the number of jobs delivered to workers and not finished.
+func (n *NATS) ackPending(ctx context.Context) int {
+	c, err := n.Conn.JS.Consumer(ctx, broker.Stream, broker.Consumer)
+	if err != nil {
+		return 0
+	}
+	info, err := c.Info(ctx)
+	if err != nil {
+		return 0
+	}
+	return info.NumAckPending
 }

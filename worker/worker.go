@@ -31,14 +31,8 @@ type Config struct {
 	// Heartbeat is how often a running job is reported in progress;
 	// zero means a third of broker.AckWait.
 	Heartbeat time.Duration
-	// Observer, when set, is told about every job.
-	Observer Observer
-}
-
-// Observer is told what the worker does; the metrics implement it.
-type Observer interface {
-	JobStarted(j jobs.Job)
-	JobFinished(j jobs.Job, res jobs.Result, outcome string, took time.Duration)
+	// Metrics, when set, count what the worker does.
+	Metrics *Metrics
 }
 
 // Outcomes of a job, as an Observer is told them.
@@ -151,8 +145,8 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		w.retryOrFail(opCtx, msg, kv, j, fmt.Errorf("open store %s: %w", spec.Store, err), log)
 		return
 	}
-	if w.cfg.Observer != nil {
-		w.cfg.Observer.JobStarted(j)
+	if w.cfg.Metrics != nil {
+		w.cfg.Metrics.JobStarted(j)
 	}
 	began := time.Now()
 	res, err := w.runWithHeartbeat(ctx, msg, st, j)
@@ -189,8 +183,8 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 }
 
 func (w *Worker) observe(j jobs.Job, res jobs.Result, outcome string, took time.Duration) {
-	if w.cfg.Observer != nil {
-		w.cfg.Observer.JobFinished(j, res, outcome, took)
+	if w.cfg.Metrics != nil {
+		w.cfg.Metrics.JobFinished(j, res, outcome, took)
 	}
 }
 
@@ -275,6 +269,10 @@ func (w *Worker) store(ctx context.Context, url string) (store.Store, error) {
 	st, err := w.cfg.OpenStore(ctx, url)
 	if err != nil {
 		return nil, err
+	}
+	if w.cfg.Metrics != nil {
+		read, written := w.cfg.Metrics.StoreBytes()
+		st = store.Counting(st, read, written)
 	}
 	w.mu.Lock()
 	w.stores[url] = st

@@ -26,6 +26,7 @@ func coordinatorCmd() *cobra.Command {
 	var out, storeFlag, start, run, resume, memFlag string
 	var shards, parallelism int
 	var quiet, keep bool
+	var metricsAddr string
 	c := &cobra.Command{
 		Use:   "coordinator [GAME BOARD]",
 		Short: "Coordinate a census on a cluster: publish jobs to NATS, wait for workers, write outputs",
@@ -86,13 +87,22 @@ it stopped.`,
 				}
 			}
 			outDir := coordinator.OutputDir(out, g.Name(), g.Board().String())
+			ms, err := startMetrics(metricsAddr)
+			if err != nil {
+				return err
+			}
+			defer ms.stop()
+			var cm *coordinator.Metrics
+			if ms != nil {
+				cm = coordinator.NewMetrics(ms.Registry)
+			}
 			prog := newProgress(os.Stderr, quiet, g)
 			defer prog.done()
 			res, err := coordinator.Start(ctx, coordinator.Config{
 				Game: game, Board: board, Start: start, Run: run,
 				Shards: shards, Parallelism: parallelism, MemBudget: budget,
 				Store: st, StoreURL: url, Out: outDir, Version: version,
-				Log: newLogger(quiet), Progress: prog.update, KeepBlobs: keep,
+				Log: newLogger(quiet), Progress: prog.update, KeepBlobs: keep, Metrics: cm,
 			}, conn)
 			if errors.Is(err, coordinator.ErrRunClash) {
 				return usageError{err}
@@ -116,12 +126,13 @@ it stopped.`,
 	fl.StringVar(&memFlag, "mem-budget", "", "memory one job may hold in buffers, e.g. 1GiB (default a share of this machine's memory)")
 	fl.BoolVar(&quiet, "quiet", false, "print no progress")
 	fl.BoolVar(&keep, "keep-data", false, "keep the run's fragments in the store after it finishes")
+	registerMetricsFlag(fl, &metricsAddr)
 	return c
 }
 
 func workerCmd() *cobra.Command {
 	var nf natsFlags
-	var storeFlag string
+	var storeFlag, metricsAddr string
 	var jobs int
 	var quiet bool
 	c := &cobra.Command{
@@ -145,8 +156,17 @@ handed back unfinished, for another worker to take.`,
 			}
 			defer conn.Close()
 			log := newLogger(quiet)
+			ms, err := startMetrics(metricsAddr)
+			if err != nil {
+				return err
+			}
+			defer ms.stop()
+			var wm *worker.Metrics
+			if ms != nil {
+				wm = worker.NewMetrics(ms.Registry)
+			}
 			w, err := worker.New(ctx, worker.Config{
-				Conn: conn, Jobs: jobs, Log: log,
+				Conn: conn, Jobs: jobs, Log: log, Metrics: wm,
 				OpenStore: func(ctx context.Context, url string) (st store.Store, err error) {
 					if storeFlag != "" {
 						url = storeFlag
@@ -166,6 +186,7 @@ handed back unfinished, for another worker to take.`,
 	nf.register(fl)
 	fl.StringVar(&storeFlag, "store", "", "the store as this machine sees it, when it differs from the coordinator's (a directory or s3://bucket/prefix)")
 	fl.IntVar(&jobs, "jobs", runtime.NumCPU(), "jobs to run at once")
+	registerMetricsFlag(fl, &metricsAddr)
 	fl.BoolVar(&quiet, "quiet", false, "log errors only")
 	return c
 }

@@ -25,6 +25,7 @@ type runFlags struct {
 	keepData  bool
 	run       string
 	store     string
+	metrics   string
 	workers   int
 	shards    int
 	start     string
@@ -54,6 +55,7 @@ run.json last, which marks the outputs complete.`,
 	fl.StringVar(&f.out, "out", "census-out", "directory the outputs land in, under GAME-BOARD/")
 	fl.StringVar(&f.data, "data", "", "directory for the embedded NATS store and the working fragments (default OUT/.census-data); the same command resumes from it")
 	fl.BoolVar(&f.keepData, "keep-data", false, "keep the working data after the run")
+	registerMetricsFlag(fl, &f.metrics)
 	fl.StringVar(&f.store, "store", "", "where fragments live: s3://bucket/prefix or a directory (default DATA/blobs)")
 	fl.StringVar(&f.run, "run", "", "run ID (default derived from game, board, start and shards, so the same command resumes)")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "jobs to run at once")
@@ -107,6 +109,12 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 		}
 	}
 
+	ms, err := startMetrics(f.metrics)
+	if err != nil {
+		return err
+	}
+	defer ms.stop()
+
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	prog := newProgress(os.Stderr, f.quiet, g)
@@ -114,7 +122,7 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 	res, err := embedded.Run(ctx, embedded.Options{
 		Game: gameName, Board: board, Start: f.start, Run: f.run,
 		Out: outDir, Data: dataDir, Workers: f.workers, Shards: f.shards,
-		StoreURL: storeURLFlag, OpenStore: openStore, KeepData: f.keepData,
+		StoreURL: storeURLFlag, OpenStore: openStore, KeepData: f.keepData, Registry: ms.registerer(),
 		MemBudget: budget, Version: version, Log: newLogger(f.quiet), Progress: prog.update,
 	})
 	if err != nil {

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/coordinator"
 	"github.com/census-cgt/census/store"
@@ -41,8 +43,9 @@ type Options struct {
 	KeepData bool
 	Log      *slog.Logger
 	Progress func(coordinator.Progress)
-	// Observer, when set, is told of every job of the worker.
-	Observer worker.Observer
+	// Registry, when set, gets the metrics of the worker and the
+	// coordinator.
+	Registry prometheus.Registerer
 	// OnServer, when set, is called with the NATS client URL once the
 	// server runs (for metrics, tests, or a second worker process).
 	OnServer func(url string)
@@ -86,7 +89,7 @@ func Run(ctx context.Context, o Options) (*coordinator.Result, error) {
 	}
 	defer wconn.Close()
 	w, err := worker.New(ctx, worker.Config{
-		Conn: wconn, Jobs: o.Workers, Log: o.Log, Observer: o.Observer,
+		Conn: wconn, Jobs: o.Workers, Log: o.Log, Metrics: workerMetrics(o.Registry),
 		OpenStore: func(ctx context.Context, u string) (store.Store, error) {
 			if u != url {
 				return nil, fmt.Errorf("store %s is not this process's %s", u, url)
@@ -117,8 +120,22 @@ func Run(ctx context.Context, o Options) (*coordinator.Result, error) {
 		Game: o.Game, Board: o.Board, Start: o.Start, Run: o.Run,
 		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget,
 		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData,
-		Log: o.Log, Progress: o.Progress,
+		Log: o.Log, Progress: o.Progress, Metrics: coordinatorMetrics(o.Registry),
 	}, cconn)
+}
+
+func workerMetrics(reg prometheus.Registerer) *worker.Metrics {
+	if reg == nil {
+		return nil
+	}
+	return worker.NewMetrics(reg)
+}
+
+func coordinatorMetrics(reg prometheus.Registerer) *coordinator.Metrics {
+	if reg == nil {
+		return nil
+	}
+	return coordinator.NewMetrics(reg)
 }
 
 // Clean removes the data directory of a finished run.
