@@ -5,10 +5,8 @@ package coordinator
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -60,15 +58,6 @@ type Config struct {
 	Metrics *Metrics
 }
 
-// Progress is how far a run has come.
-type Progress struct {
-	Stage string // "tier", "pieces", "classes"
-	Tier  int
-	// Positions counts the positions of the finished tiers.
-	Positions uint64
-	Elapsed   time.Duration
-}
-
 // minShardPositions is the size below which a tier is not split for
 // parallelism alone.
 const minShardPositions = 50_000
@@ -113,26 +102,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	reduceShards = plan.ReduceShards
 	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Store: plan.Store, MemBudget: plan.MemBudget}
-	began := time.Now()
-	status := Status{State: StateRunning, Stage: "tier", MaxTier: g.MaxTier()}
-	rm := cfg.Metrics.forRun(cfg.Run, g.Name(), g.Board().String(), g.MaxTier())
-	if n, ok := cfg.Exec.(*NATS); ok && rm != nil {
-		n.Waiting = rm.jobs
+	tr := newTracker(ctx, cfg, st, g.MaxTier(), cfg.Metrics.forRun(cfg.Run, g.Name(), g.Board().String(), g.MaxTier()))
+	if n, ok := cfg.Exec.(*NATS); ok {
+		n.Waiting = tr.jobs
 	}
-	report := func(p Progress) {
-		rm.progress(p)
-		p.Elapsed = time.Since(began)
-		status.Stage, status.Tier, status.Positions, status.Updated = p.Stage, p.Tier, p.Positions, time.Now()
-		if err := st.put(ctx, "status", status); err != nil {
-			cfg.Log.Warn("record status", "err", err)
-		}
-		if cfg.Progress != nil {
-			cfg.Progress(p)
-		}
-	}
-	res, err := run(ctx, cfg, g, spec, st, reduceShards, report)
+	res, err := run(ctx, cfg, g, spec, st, reduceShards, tr)
 	if err == nil {
-		report(Progress{Stage: "outputs", Tier: res.Summary.Tiers, Positions: res.Summary.Positions})
+		tr.stage("outputs", res.Summary.Tiers, res.Summary.Positions)
 		err = WriteOutputs(ctx, cfg.Store, res, cfg.Run, cfg.Version, cfg.Out)
 	}
 	if err == nil && !cfg.KeepBlobs {
@@ -140,22 +116,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			cfg.Log.Warn("delete the run's fragments", "err", derr)
 		}
 	}
-	if err == nil {
-		status.State = StateDone
-		report(Progress{Stage: "done", Tier: res.Summary.Tiers, Positions: res.Summary.Positions})
-	}
-	if errors.Is(err, ErrJobFailed) {
-		rm.failed(1)
-	}
-	if err != nil && !errors.Is(err, context.Canceled) {
-		status.State, status.Error, status.Updated = StateFailed, err.Error(), time.Now()
-		st.put(context.WithoutCancel(ctx), "status", status)
-	}
+	tr.finish(err)
 	return res, err
 }
 
-func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state, reduceShards int, report func(Progress)) (*Result, error) {
-	report(Progress{Stage: "tier"})
+func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state, reduceShards int, tr *tracker) (*Result, error) {
+	tr.stage("tier", 0, 0)
 	shards := cfg.shards(1)
 	var tp TierPlan
 	if found, err := st.get(ctx, "plan.tier.0000", &tp); err != nil {
@@ -216,12 +182,12 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 		total.Add(stats)
 		tiers = append(tiers, tierRow(g, t, stats))
 		cfg.Log.Info("tier done", "tier", t, "positions", stats.Positions, "moves", stats.Moves, "shards", shards)
-		report(Progress{Stage: "tier", Tier: t + 1, Positions: total.Positions})
+		tr.stage("tier", t+1, total.Positions)
 		branching = float64(stats.Moves) / float64(stats.Positions)
 		inputs, shards = next, nextShards
 	}
 
-	report(Progress{Stage: "pieces", Tier: len(tiers), Positions: total.Positions})
+	tr.stage("pieces", len(tiers), total.Positions)
 	pieces, classes, tables, err := reduce(ctx, cfg, spec, reduceShards, pieceBlobs)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,119 @@
+package coordinator
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+)
+
+// Progress is how far a run has come.
+type Progress struct {
+	// Stage is "tier", "pieces", "outputs" or "done".
+	Stage string
+	// Tier is the tier being computed; once the tiers are done, their
+	// number.
+	Tier    int
+	MaxTier int
+	// Positions counts the positions of the finished tiers.
+	Positions uint64
+	// JobsDone and JobsTotal count the jobs of the current batch.
+	JobsDone, JobsTotal int
+	Elapsed             time.Duration
+	// ETA estimates the time left: the time per tier so far times the
+	// tiers left, an upper estimate since late tiers are small. Zero when
+	// nothing is known yet.
+	ETA time.Duration
+}
+
+// tracker follows a run and tells the status record, the metrics and the
+// caller's callback.
+type tracker struct {
+	ctx      context.Context
+	st       state
+	log      *slog.Logger
+	metrics  *runMetrics
+	callback func(Progress)
+	began    time.Time
+	status   Status
+	p        Progress
+	lastPut  time.Time
+}
+
+func newTracker(ctx context.Context, cfg Config, st state, maxTier int, rm *runMetrics) *tracker {
+	return &tracker{ctx: ctx, st: st, log: cfg.Log, metrics: rm, callback: cfg.Progress, began: time.Now(),
+		status: Status{State: StateRunning, MaxTier: maxTier}, p: Progress{MaxTier: maxTier}}
+}
+
+// stage records a new stage, or a finished tier.
+func (t *tracker) stage(stage string, tier int, positions uint64) {
+	t.p.Stage, t.p.Tier, t.p.Positions = stage, tier, positions
+	t.p.JobsDone, t.p.JobsTotal = 0, 0
+	t.tell(true)
+}
+
+// jobs records how many jobs of the current batch are done.
+func (t *tracker) jobs(done, running, total int) {
+	t.p.JobsDone, t.p.JobsTotal = done, total
+	t.metrics.jobs(done, running, total)
+	// The status record is for people: once a second is enough.
+	t.tell(time.Since(t.lastPut) >= time.Second)
+}
+
+func (t *tracker) tell(put bool) {
+	t.p.Elapsed = time.Since(t.began)
+	t.p.ETA = t.eta()
+	t.metrics.progress(t.p)
+	if put {
+		t.status.Stage, t.status.Tier, t.status.Positions, t.status.Updated = t.p.Stage, t.p.Tier, t.p.Positions, time.Now()
+		t.put()
+	}
+	if t.callback != nil {
+		t.callback(t.p)
+	}
+}
+
+func (t *tracker) put() {
+	t.lastPut = time.Now()
+	if err := t.st.put(context.WithoutCancel(t.ctx), "status", t.status); err != nil {
+		t.log.Warn("record status", "err", err)
+	}
+}
+
+// eta is the time per unit of progress so far times the units left, a
+// unit being one tier (the reductions count as one more).
+func (t *tracker) eta() time.Duration {
+	units := float64(t.p.MaxTier + 2)
+	var done float64
+	switch t.p.Stage {
+	case "tier":
+		done = float64(t.p.Tier)
+	case "pieces":
+		done = units - 1
+	default:
+		return 0
+	}
+	if t.p.JobsTotal > 0 {
+		done += float64(t.p.JobsDone) / float64(t.p.JobsTotal)
+	}
+	if done <= 0 {
+		return 0
+	}
+	return time.Duration(float64(t.p.Elapsed) / done * max(units-done, 0))
+}
+
+// finish records how the run ended.
+func (t *tracker) finish(err error) {
+	switch {
+	case err == nil:
+		t.status.State = StateDone
+		t.stage("done", t.p.Tier, t.p.Positions)
+	case errors.Is(err, context.Canceled):
+	default:
+		if errors.Is(err, ErrJobFailed) {
+			t.metrics.failed(1)
+		}
+		t.status.State, t.status.Error, t.status.Updated = StateFailed, err.Error(), time.Now()
+		t.put()
+	}
+}
