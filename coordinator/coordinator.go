@@ -56,6 +56,9 @@ type Config struct {
 	KeepBlobs bool
 	// Metrics, when set, show the run's progress.
 	Metrics *Metrics
+	// NoSymmetry stores every position instead of one per orbit of the
+	// start's symmetries (the counts are the same; it is slower).
+	NoSymmetry bool
 }
 
 // minShardPositions is the size below which a tier is not split for
@@ -90,7 +93,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		reduceShards = max(2*cfg.Parallelism, 1)
 	}
 	plan, resumed, err := st.plan(ctx, cfg.Run, Plan{Game: cfg.Game, Board: cfg.Board, Start: cfg.Start,
-		Shards: cfg.Shards, ReduceShards: reduceShards, MemBudget: cfg.MemBudget, Store: cfg.StoreURL})
+		Shards: cfg.Shards, ReduceShards: reduceShards, MemBudget: cfg.MemBudget, Store: cfg.StoreURL, NoSymmetry: cfg.NoSymmetry})
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +104,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	reduceShards = plan.ReduceShards
-	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Store: plan.Store, MemBudget: plan.MemBudget}
+	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Store: plan.Store,
+		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry}
 	tr := newTracker(ctx, cfg, st, g.MaxTier(), cfg.Metrics.forRun(cfg.Run, g.Name(), g.Board().String(), g.MaxTier()))
 	if n, ok := cfg.Exec.(*NATS); ok {
 		n.Waiting = tr.jobs
@@ -264,6 +268,6 @@ const maxShards = 4096
 
 func startMoves(g games.Game) int {
 	m := games.NewMoveStats(false)
-	g.Expand(g.Start(), g.Pieces(g.Start(), nil), nil, m)
+	g.Expand(g.Start(), g.Pieces(g.Start(), nil), nil, m, 1)
 	return int(m.Moves)
 }

@@ -14,13 +14,16 @@ import (
 
 // RunID names a run by what determines its outputs, so that the same
 // command names the same run and continues it after a crash.
-func RunID(game, board, start string, shards int) (string, error) {
+func RunID(game, board, start string, shards int, noSymmetry bool) (string, error) {
 	g, err := all.New(game, board, start)
 	if err != nil {
 		return "", err
 	}
 	h := fnv.New32a()
 	fmt.Fprintf(h, "%s|%d", start, shards)
+	if noSymmetry {
+		fmt.Fprint(h, "|plain")
+	}
 	return fmt.Sprintf("%s-%s-%08x", g.Name(), g.Board(), h.Sum32()), nil
 }
 
@@ -29,7 +32,7 @@ func RunID(game, board, start string, shards int) (string, error) {
 // run whose bucket says it finished is started afresh.
 func Start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) {
 	if cfg.Run == "" {
-		id, err := RunID(cfg.Game, cfg.Board, cfg.Start, cfg.Shards)
+		id, err := RunID(cfg.Game, cfg.Board, cfg.Start, cfg.Shards, cfg.NoSymmetry)
 		if err != nil {
 			return nil, err
 		}

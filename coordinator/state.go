@@ -24,6 +24,7 @@ type Plan struct {
 	ReduceShards int    `json:"reduce_shards"`
 	MemBudget    int64  `json:"mem_budget"`
 	Store        string `json:"store"`
+	NoSymmetry   bool   `json:"no_symmetry,omitempty"`
 }
 
 // TierPlan is the sharding of one tier, stored before its jobs are
@@ -89,9 +90,9 @@ func (s state) plan(ctx context.Context, run string, p Plan) (Plan, bool, error)
 	if !found {
 		return p, false, s.put(ctx, "plan", p)
 	}
-	if old.Game != p.Game || old.Board != p.Board || old.Start != p.Start || old.Shards != p.Shards {
-		return p, false, fmt.Errorf("%w: %s is %s %s (start %q, shards %d), not %s %s (start %q, shards %d)",
-			ErrRunClash, run, old.Game, old.Board, old.Start, old.Shards, p.Game, p.Board, p.Start, p.Shards)
+	if old.Game != p.Game || old.Board != p.Board || old.Start != p.Start || old.Shards != p.Shards || old.NoSymmetry != p.NoSymmetry {
+		return p, false, fmt.Errorf("%w: %s is %s %s (start %q, shards %d, symmetry %v), not %s %s (start %q, shards %d, symmetry %v)",
+			ErrRunClash, run, old.Game, old.Board, old.Start, old.Shards, !old.NoSymmetry, p.Game, p.Board, p.Start, p.Shards, !p.NoSymmetry)
 	}
 	return old, true, nil
 }

@@ -31,9 +31,13 @@ type Game interface {
 	// pieces of pos.
 	DeadFree(pos uint64, pieces []Piece) uint64
 	// Expand appends every successor of pos (one per legal move of either
-	// player) to dst and adds the per-move measures to m. pieces must be the
+	// player) to dst and adds the per-move measures to m, each counted
+	// weight times (the positions pos stands for). pieces must be the
 	// pieces of pos.
-	Expand(pos uint64, pieces []Piece, dst []uint64, m *MoveStats) []uint64
+	Expand(pos uint64, pieces []Piece, dst []uint64, m *MoveStats, weight uint64) []uint64
+	// KeyMaps lists the symmetries of the rules on this board as maps of
+	// position keys, the identity first.
+	KeyMaps() []*KeyMap
 	// Translate is the piece with the in-place key k shifted to the top-left
 	// corner of its bounding box.
 	Translate(k uint64) PieceKey

@@ -31,6 +31,9 @@ type Spec struct {
 	// Store locates the run's blobs: a directory, or an s3:// URL. A
 	// worker may map it to its own mount of the same store.
 	Store string `json:"store"`
+	// NoSymmetry turns off the symmetry reduction: every position is
+	// stored, not one per orbit of the start's symmetries.
+	NoSymmetry bool `json:"no_symmetry,omitempty"`
 	// MemBudget is the bytes a job may hold in record buffers before it
 	// spills them to the store.
 	MemBudget int64 `json:"mem_budget"`
@@ -118,7 +121,10 @@ type TierResult struct {
 
 // TierStats are the per-position and per-move counts of a set of positions.
 type TierStats struct {
+	// Positions counts positions; Stored counts the representatives stored
+	// for them, one per orbit of the start's symmetries.
 	Positions     uint64 `json:"positions"`
+	Stored        uint64 `json:"stored"`
 	Moves         uint64 `json:"moves"`
 	Split         uint64 `json:"split"`
 	LiveWhenSplit uint64 `json:"live_when_split"`
@@ -141,6 +147,7 @@ type HistEntry struct {
 // Add adds o to s.
 func (s *TierStats) Add(o TierStats) {
 	s.Positions += o.Positions
+	s.Stored += o.Stored
 	s.Moves += o.Moves
 	s.Split += o.Split
 	s.LiveWhenSplit += o.LiveWhenSplit

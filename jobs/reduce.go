@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"io"
 
+	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/store"
 )
@@ -22,8 +23,11 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 		return nil, err
 	}
 	res := &PieceResult{Bucket: j.Bucket, BySize: map[int]uint64{}}
+	// Keys are representatives of orbits of the start's symmetries: each
+	// stands for its whole orbit.
+	group := games.StartGroup(g, !j.NoSymmetry)
 	count := func(n *uint64) func(uint64) error {
-		return func(uint64) error { *n++; return nil }
+		return func(key uint64) error { *n += group.Orbit(key); return nil }
 	}
 	if err := mergeUnique(ctx, st, j.Inputs, KindDeadFree, g, count(&res.DeadFree)); err != nil {
 		return nil, err
@@ -45,32 +49,28 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 
 	var cur PieceRecord
 	have := false
+	var orbit []games.PieceKey
+	// finish writes the pieces of the orbit of the current representative:
+	// the positions it stands for are spread evenly over them, as the
+	// symmetries map the positions holding one onto those holding another.
 	finish := func() error {
 		if !have {
 			return nil
 		}
-		res.Translated++
-		if res.Translated%progressEvery == 0 && opts.Progress != nil {
+		orbit = group.PieceOrbit(cur.Key, orbit[:0])
+		n := uint64(len(orbit))
+		if cur.Positions%n != 0 {
+			return fmt.Errorf("%w: piece %s occurs in %d positions, not a multiple of its orbit of %d", ErrCorrupt, g.Picture(cur.Key), cur.Positions, n)
+		}
+		for _, k := range orbit {
+			if err := writePiece(g, table.pw, classes, j.ClassShards, res, k, cur.Positions/n, cur.FirstTier); err != nil {
+				return err
+			}
+		}
+		if res.Translated%progressEvery < n && opts.Progress != nil {
 			opts.Progress(res.Translated)
 		}
-		size := g.Size(cur.Key)
-		res.BySize[size]++
-		sym, neg, self := g.Classes(cur.Key)
-		rows, cols := cur.Key.Dims()
-		row := schema.Piece{
-			Game: g.Name(), Board: g.Board().String(),
-			KeyHi: cur.Key.Hi, KeyLo: cur.Key.Lo,
-			Rows: int32(rows), Cols: int32(cols), Size: int32(size),
-			Picture:     g.Picture(cur.Key),
-			SymmetricHi: sym.Hi, SymmetricLo: sym.Lo,
-			NegationHi: neg.Hi, NegationLo: neg.Lo,
-			SelfNegative: self,
-			Positions:    cur.Positions, FirstTier: cur.FirstTier,
-		}
-		if err := table.pw.Write(row); err != nil {
-			return fmt.Errorf("write pieces table: %w", err)
-		}
-		return classes.add(pieceBucket(neg, j.ClassShards), ClassRecord{Neg: neg, Sym: sym, SelfNegative: self})
+		return nil
 	}
 	srcs, closeAll, err := sources(ctx, st, j.Inputs, KindPieces, g, (*fragReader).nextPiece)
 	if err != nil {
@@ -107,6 +107,30 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 		return nil, err
 	}
 	return res, nil
+}
+
+// writePiece writes the row of one translated piece and sends its classes
+// on.
+func writePiece(g games.Game, pw *schema.PieceWriter, classes *spiller[ClassRecord], shards int, res *PieceResult, k games.PieceKey, positions uint64, firstTier int32) error {
+	res.Translated++
+	size := g.Size(k)
+	res.BySize[size]++
+	sym, neg, self := g.Classes(k)
+	rows, cols := k.Dims()
+	row := schema.Piece{
+		Game: g.Name(), Board: g.Board().String(),
+		KeyHi: k.Hi, KeyLo: k.Lo,
+		Rows: int32(rows), Cols: int32(cols), Size: int32(size),
+		Picture:     g.Picture(k),
+		SymmetricHi: sym.Hi, SymmetricLo: sym.Lo,
+		NegationHi: neg.Hi, NegationLo: neg.Lo,
+		SelfNegative: self,
+		Positions:    positions, FirstTier: firstTier,
+	}
+	if err := pw.Write(row); err != nil {
+		return fmt.Errorf("write pieces table: %w", err)
+	}
+	return classes.add(pieceBucket(neg, shards), ClassRecord{Neg: neg, Sym: sym, SelfNegative: self})
 }
 
 // runClasses counts the distinct classes of one class shard. Every

@@ -58,6 +58,10 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 		return writePieces(w, j.header(g, KindPieces, j.Tier), sortPieces(recs))
 	})
 
+	// Positions are stored one per orbit of the start's symmetry group,
+	// each standing for its orbit; every count is weighted by the orbit's
+	// size, so the totals are those of the plain enumeration.
+	group := games.StartGroup(g, !j.NoSymmetry)
 	var stats TierStats
 	moves := games.NewMoveStats(g.Name() == "clobber")
 	var pcs []games.Piece
@@ -70,13 +74,18 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 		if b := Bucket(pos, j.Shards); b != j.Shard {
 			return fmt.Errorf("%w: position %s belongs to shard %d, not %d", ErrCorrupt, g.Format(pos), b, j.Shard)
 		}
-		stats.Positions++
-		if stats.Positions%progressEvery == 0 {
+		canon, w := group.CanonOrbit(pos)
+		if canon != pos {
+			return fmt.Errorf("%w: position %s is not the representative of its orbit", ErrCorrupt, g.Format(pos))
+		}
+		stats.Stored++
+		stats.Positions += w
+		if stats.Stored%progressEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			if opts.Progress != nil {
-				opts.Progress(stats.Positions)
+				opts.Progress(stats.Stored)
 			}
 		}
 		pcs = g.Pieces(pos, pcs[:0])
@@ -88,7 +97,8 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 				continue
 			}
 			live++
-			if err := inPlace.add(Bucket(p.Key, j.ReduceShards), p.Key); err != nil {
+			ip := group.Canon(p.Key)
+			if err := inPlace.add(Bucket(ip, j.ReduceShards), ip); err != nil {
 				return err
 			}
 			k := g.Translate(p.Key)
@@ -96,24 +106,28 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 				continue // counted once per position
 			}
 			seen = append(seen, k)
-			rec := PieceRecord{Key: k, Positions: 1, FirstTier: int32(j.Tier)}
-			if err := pieces.add(pieceBucket(k, j.ReduceShards), rec); err != nil {
+			// The orbit of pos holds w positions; their pieces make up
+			// the orbit of k, which the piece job spreads them over.
+			c := group.CanonPiece(k)
+			rec := PieceRecord{Key: c, Positions: w, FirstTier: int32(j.Tier)}
+			if err := pieces.add(pieceBucket(c, j.ReduceShards), rec); err != nil {
 				return err
 			}
 		}
 		if live >= 2 {
-			stats.Split++
-			stats.LiveWhenSplit += uint64(live)
+			stats.Split += w
+			stats.LiveWhenSplit += w * uint64(live)
 		}
 		if dead {
-			stats.WithDead++
+			stats.WithDead += w
 		}
-		df := g.DeadFree(pos, pcs)
+		df := group.Canon(g.DeadFree(pos, pcs))
 		if err := deadFree.add(Bucket(df, j.ReduceShards), df); err != nil {
 			return err
 		}
-		succ = g.Expand(pos, pcs, succ[:0], moves)
+		succ = g.Expand(pos, pcs, succ[:0], moves, w)
 		for _, s := range succ {
+			s = group.Canon(s)
 			if err := next.add(Bucket(s, j.NextShards), s); err != nil {
 				return err
 			}

@@ -106,7 +106,8 @@ func readKeysOf(t *testing.T, st store.Store, g games.Game, blobs []Blob, k Kind
 func TestTierJobXO(t *testing.T) {
 	ctx := context.Background()
 	st := newStore(t)
-	spec := Spec{Run: "xo", Game: "clobber", Board: "1x2", Start: "xo"}
+	// Without the symmetry reduction: every position is stored.
+	spec := Spec{Run: "xo", Game: "clobber", Board: "1x2", Start: "xo", NoSymmetry: true}
 	g := mustGame(t, "clobber", "1x2", "xo")
 	start, err := WriteStart(ctx, st, spec, 1)
 	if err != nil {
@@ -119,7 +120,7 @@ func TestTierJobXO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want0 := TierStats{Positions: 1, Moves: 2, MovedPiece: []HistEntry{{N: 2, K: 2, Count: 2}}}
+	want0 := TierStats{Positions: 1, Stored: 1, Moves: 2, MovedPiece: []HistEntry{{N: 2, K: 2, Count: 2}}}
 	if !reflect.DeepEqual(res0.Tier.Stats, want0) {
 		t.Errorf("tier 0 stats %+v, want %+v", res0.Tier.Stats, want0)
 	}
@@ -139,7 +140,7 @@ func TestTierJobXO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want1 := (TierStats{Positions: 2, WithDead: 2}); !reflect.DeepEqual(res1.Tier.Stats, want1) {
+	if want1 := (TierStats{Positions: 2, Stored: 2, WithDead: 2}); !reflect.DeepEqual(res1.Tier.Stats, want1) {
 		t.Errorf("tier 1 stats %+v, want %+v", res1.Tier.Stats, want1)
 	}
 	if len(res1.Tier.Next) != 0 {
@@ -266,7 +267,7 @@ func memoryClasses(g games.Game) (symmetric, negation, selfNeg int) {
 				translated[g.Translate(p.Key)] = true
 			}
 		}
-		for _, s := range g.Expand(pos, pcs, nil, games.NewMoveStats(false)) {
+		for _, s := range g.Expand(pos, pcs, nil, games.NewMoveStats(false), 1) {
 			if !seen[s] {
 				seen[s] = true
 				queue = append(queue, s)
@@ -430,7 +431,7 @@ func TestTierJobBadInput(t *testing.T) {
 	g := mustGame(t, "clobber", "2x2", "")
 	spec := Spec{Run: "bad", Game: "clobber", Board: "2x2"}
 	start := g.Start()                                                                // x o / o x
-	tier1 := g.Expand(start, g.Pieces(start, nil), nil, games.NewMoveStats(false))[0] // three stones
+	tier1 := g.Expand(start, g.Pieces(start, nil), nil, games.NewMoveStats(false), 1)[0] // three stones
 	put := func(name string, h Header, keys []uint64) Blob {
 		b, err := putKeys(ctx, st, name, h, keys)
 		if err != nil {

@@ -26,6 +26,8 @@ type runFlags struct {
 	run       string
 	store     string
 	metrics   string
+	profile   string
+	plain     bool
 	workers   int
 	shards    int
 	start     string
@@ -56,6 +58,8 @@ run.json last, which marks the outputs complete.`,
 	fl.StringVar(&f.data, "data", "", "directory for the embedded NATS store and the working fragments (default OUT/.census-data); the same command resumes from it")
 	fl.BoolVar(&f.keepData, "keep-data", false, "keep the working data after the run")
 	registerMetricsFlag(fl, &f.metrics)
+	fl.BoolVar(&f.plain, "no-symmetry", false, "store every position rather than one per orbit of the start's symmetries (same counts, slower; for comparison)")
+	fl.StringVar(&f.profile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	fl.StringVar(&f.store, "store", "", "where fragments live: s3://bucket/prefix or a directory (default DATA/blobs)")
 	fl.StringVar(&f.run, "run", "", "run ID (default derived from game, board, start and shards, so the same command resumes)")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "jobs to run at once")
@@ -109,6 +113,13 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 		}
 	}
 
+	if f.profile != "" {
+		stopProfile, err := startProfile(f.profile)
+		if err != nil {
+			return usagef("--cpuprofile %s: %v", f.profile, err)
+		}
+		defer stopProfile()
+	}
 	ms, err := startMetrics(f.metrics)
 	if err != nil {
 		return err
@@ -122,7 +133,7 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 	res, err := embedded.Run(ctx, embedded.Options{
 		Game: gameName, Board: board, Start: f.start, Run: f.run,
 		Out: outDir, Data: dataDir, Workers: f.workers, Shards: f.shards,
-		StoreURL: storeURLFlag, OpenStore: openStore, KeepData: f.keepData, Registry: ms.registerer(),
+		StoreURL: storeURLFlag, OpenStore: openStore, KeepData: f.keepData, Registry: ms.registerer(), NoSymmetry: f.plain,
 		MemBudget: budget, Version: version, Log: newLogger(f.quiet), Progress: prog.update,
 	})
 	if err != nil {

@@ -154,7 +154,7 @@ func (m *model) check(t *testing.T, g games.Game, pos uint64) []uint64 {
 
 	pieces := m.checkPieces(t, g, pos, gr, where)
 	m.checkExpand(t, g, pos, gr, pieces, where)
-	return g.Expand(pos, pieces, nil, games.NewMoveStats(m.name == "clobber"))
+	return g.Expand(pos, pieces, nil, games.NewMoveStats(m.name == "clobber"), 1)
 }
 
 func (m *model) checkPieces(t *testing.T, g games.Game, pos uint64, gr grid, where string) []games.Piece {
@@ -279,7 +279,7 @@ func (m *model) checkPiece(t *testing.T, g games.Game, gr grid, sq []int, p game
 func (m *model) checkExpand(t *testing.T, g games.Game, pos uint64, gr grid, pieces []games.Piece, where string) {
 	t.Helper()
 	ms := games.NewMoveStats(m.name == "clobber")
-	succ := g.Expand(pos, pieces, nil, ms)
+	succ := g.Expand(pos, pieces, nil, ms, 1)
 	var want []uint64
 	for _, n := range m.successors(gr) {
 		want = append(want, m.posKey(n))

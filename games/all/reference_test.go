@@ -60,7 +60,7 @@ func census(t testing.TB, g games.Game) tally {
 				c.withDead++
 			}
 			deadFree[g.DeadFree(pos, pieces)] = struct{}{}
-			succ = g.Expand(pos, pieces, succ[:0], ms)
+			succ = g.Expand(pos, pieces, succ[:0], ms, 1)
 			for _, s := range succ {
 				if g.Tier(s) != tier+1 {
 					c.successorsOutsideNextTier++

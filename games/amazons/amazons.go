@@ -18,6 +18,7 @@ const MaxSquares = 32
 
 // Game is Amazons on one board from one start.
 type Game struct {
+	maps       []*games.KeyMap
 	b          games.Board
 	start      uint64
 	startBurnt int
@@ -36,7 +37,7 @@ func New(rows, cols int, start string) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{b: b, rays: rays(rows, cols)}
+	g := &Game{b: b, rays: rays(rows, cols), maps: games.BoardMaps(b, 2, true)}
 	if start == "" {
 		if rows*cols < 2 {
 			return nil, fmt.Errorf("%w: %s: the standard Amazons start needs at least 2 squares", games.ErrBadBoard, b)
@@ -85,7 +86,10 @@ func burnt(pos uint64) uint64 { return pos & (pos >> 32) & 0xffffffff }
 
 func (g *Game) Name() string       { return "amazons" }
 func (g *Game) Board() games.Board { return g.b }
-func (g *Game) Start() uint64      { return g.start }
+
+// KeyMaps are the symmetries of the board, each also with the colours swapped.
+func (g *Game) KeyMaps() []*games.KeyMap { return g.maps }
+func (g *Game) Start() uint64            { return g.start }
 
 // Tier is the number of arrows shot since the start.
 func (g *Game) Tier(pos uint64) int { return bits.OnesCount64(burnt(pos)) - g.startBurnt }
@@ -131,7 +135,7 @@ func (g *Game) DeadFree(pos uint64, pieces []games.Piece) uint64 {
 // Expand appends the successor of every move: an amazon moves like a queen
 // through empty squares, then shoots an arrow like a queen from where it
 // lands (its vacated square counts as empty).
-func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.MoveStats) []uint64 {
+func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.MoveStats, weight uint64) []uint64 {
 	lo, hi := pos&0xffffffff, pos>>32
 	open := g.b.Full &^ (lo & hi)
 	amazons := lo ^ hi
@@ -165,12 +169,12 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 								break
 							}
 							dst = append(dst, moved|arrow|arrow<<32)
-							m.Moves++
+							m.Moves += weight
 							if edgeJoin {
-								m.EdgeRuleJoins++
+								m.EdgeRuleJoins += weight
 							}
 							if joinLanding || g.joins(p.Mask, arrow, open) {
-								m.Joins++
+								m.Joins += weight
 							}
 						}
 					}

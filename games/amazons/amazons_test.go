@@ -104,7 +104,7 @@ func TestMovesByHand(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g := mustNew(t, tc.rows, tc.cols, tc.start)
 			m := games.NewMoveStats(false)
-			succ := g.Expand(g.Start(), g.Pieces(g.Start(), nil), nil, m)
+			succ := g.Expand(g.Start(), g.Pieces(g.Start(), nil), nil, m, 1)
 			var got []string
 			for _, s := range succ {
 				got = append(got, g.Format(s))
@@ -135,7 +135,7 @@ func TestOXAfterMove(t *testing.T) {
 	if len(ps) != 1 || !ps[0].Live || ps[0].Size != 3 {
 		t.Fatalf("pieces of o.x = %+v, want one live region of 3", ps)
 	}
-	for _, s := range g.Expand(g.Start(), ps, nil, games.NewMoveStats(false)) {
+	for _, s := range g.Expand(g.Start(), ps, nil, games.NewMoveStats(false), 1) {
 		ps := g.Pieces(s, nil)
 		if len(ps) != 1 || ps[0].Live || ps[0].Size != 2 {
 			t.Errorf("%s: pieces %+v, want one dead region of 2", g.Format(s), ps)

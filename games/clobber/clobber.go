@@ -16,6 +16,7 @@ const MaxSquares = 32
 
 // Game is Clobber on one board from one start.
 type Game struct {
+	maps        []*games.KeyMap
 	b           games.Board
 	start       uint64
 	startStones int
@@ -31,7 +32,7 @@ func New(rows, cols int, start string) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{b: b}
+	g := &Game{b: b, maps: games.BoardMaps(b, 2, true)}
 	if start == "" {
 		var black uint64
 		for r := 0; r < rows; r++ {
@@ -62,7 +63,10 @@ func New(rows, cols int, start string) (*Game, error) {
 
 func (g *Game) Name() string       { return "clobber" }
 func (g *Game) Board() games.Board { return g.b }
-func (g *Game) Start() uint64      { return g.start }
+
+// KeyMaps are the symmetries of the board, each also with the colours swapped.
+func (g *Game) KeyMaps() []*games.KeyMap { return g.maps }
+func (g *Game) Start() uint64            { return g.start }
 
 // Tier is the number of stones removed since the start.
 func (g *Game) Tier(pos uint64) int { return g.startStones - bits.OnesCount64(pos) }
@@ -104,7 +108,7 @@ func (g *Game) DeadFree(pos uint64, pieces []games.Piece) uint64 {
 
 // Expand appends the successor of every capture. A capture moves a stone
 // from a onto the opposing stone at t, an orthogonal neighbour.
-func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.MoveStats) []uint64 {
+func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.MoveStats, weight uint64) []uint64 {
 	black, white := split(pos)
 	stones := black | white
 	n := bits.OnesCount64(stones)
@@ -141,16 +145,16 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 					dst = append(dst, succ)
 					count++
 					if g.joins(p.Mask, from, to, stones) {
-						m.Joins++
+						m.Joins += weight
 					}
 				}
 			}
 		}
-		m.Moves += count
+		m.Moves += count * weight
 		if m.MovedPiece != nil {
-			m.MovedPiece[n*games.MovedPieceStride+p.Size] += count
+			m.MovedPiece[n*games.MovedPieceStride+p.Size] += count * weight
 			if len(pieces) >= 2 {
-				m.MovedPieceSplit[n*games.MovedPieceStride+p.Size] += count
+				m.MovedPieceSplit[n*games.MovedPieceStride+p.Size] += count * weight
 			}
 		}
 	}

@@ -98,7 +98,7 @@ func TestMovesByHand(t *testing.T) {
 			pos := g.Start()
 			pieces := g.Pieces(pos, nil)
 			m := games.NewMoveStats(true)
-			succ := g.Expand(pos, pieces, nil, m)
+			succ := g.Expand(pos, pieces, nil, m, 1)
 			want := slices.Clone(tc.succ)
 			slices.Sort(want)
 			if got := formatAll(g, succ); !slices.Equal(got, want) {
@@ -126,7 +126,7 @@ func TestXO(t *testing.T) {
 	if len(pieces) != 1 || !pieces[0].Live || pieces[0].Size != 2 || pieces[0].Mask != 3 {
 		t.Fatalf("pieces of xo = %+v, want one live piece of 2 stones on squares 0 and 1", pieces)
 	}
-	succ := g.Expand(start, pieces, nil, games.NewMoveStats(false))
+	succ := g.Expand(start, pieces, nil, games.NewMoveStats(false), 1)
 	if len(succ) != 2 {
 		t.Fatalf("%d successors, want 2", len(succ))
 	}
@@ -138,7 +138,7 @@ func TestXO(t *testing.T) {
 		if df := g.DeadFree(s, ps); df != 0 {
 			t.Errorf("dead-free of %s = %s, want the empty board", g.Format(s), g.Format(df))
 		}
-		if more := g.Expand(s, ps, nil, games.NewMoveStats(false)); len(more) != 0 {
+		if more := g.Expand(s, ps, nil, games.NewMoveStats(false), 1); len(more) != 0 {
 			t.Errorf("successor %s has moves %v", g.Format(s), formatAll(g, more))
 		}
 	}
@@ -151,7 +151,7 @@ func TestMovedPieceByHand(t *testing.T) {
 	// is 2/3.
 	g := mustNew(t, 1, 4, "xo.x")
 	m := games.NewMoveStats(true)
-	g.Expand(g.Start(), g.Pieces(g.Start(), nil), nil, m)
+	g.Expand(g.Start(), g.Pieces(g.Start(), nil), nil, m, 1)
 	for name, h := range map[string][]uint64{"MovedPiece": m.MovedPiece, "MovedPieceSplit": m.MovedPieceSplit} {
 		want := make([]uint64, len(h))
 		want[3*games.MovedPieceStride+2] = 2

@@ -16,6 +16,7 @@ const MaxSquares = 64
 
 // Game is Domineering on one board from one start.
 type Game struct {
+	maps         []*games.KeyMap
 	b            games.Board
 	start        uint64
 	startCovered int
@@ -31,7 +32,7 @@ func New(rows, cols int, start string) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{b: b}
+	g := &Game{b: b, maps: games.BoardMaps(b, 1, false)}
 	if start != "" {
 		cells, err := games.ParseDiagram(start, b, ".#")
 		if err != nil {
@@ -49,7 +50,10 @@ func New(rows, cols int, start string) (*Game, error) {
 
 func (g *Game) Name() string       { return "domineering" }
 func (g *Game) Board() games.Board { return g.b }
-func (g *Game) Start() uint64      { return g.start }
+
+// KeyMaps are the symmetries of the board.
+func (g *Game) KeyMaps() []*games.KeyMap { return g.maps }
+func (g *Game) Start() uint64            { return g.start }
 
 // Tier is the number of dominoes placed since the start.
 func (g *Game) Tier(pos uint64) int { return (bits.OnesCount64(pos) - g.startCovered) / 2 }
@@ -82,7 +86,7 @@ func (g *Game) DeadFree(pos uint64, pieces []games.Piece) uint64 {
 
 // Expand appends the successor of every domino placement: vertical ones
 // (Left's) and horizontal ones (Right's).
-func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.MoveStats) []uint64 {
+func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.MoveStats, weight uint64) []uint64 {
 	empty := g.b.Full &^ pos
 	for _, p := range pieces {
 		if !p.Live {
@@ -100,10 +104,10 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 				i := bits.TrailingZeros64(tops)
 				domino := uint64(1)<<i | uint64(1)<<(i+delta)
 				dst = append(dst, pos|domino)
-				m.Moves++
+				m.Moves += weight
 				rest := p.Mask &^ domino
 				if g.b.Nbrs4(rest)&(empty&^domino&^rest) != 0 {
-					m.Joins++
+					m.Joins += weight
 				}
 			}
 		}

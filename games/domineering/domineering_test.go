@@ -59,7 +59,7 @@ func TestMovesByHand(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			g := mustNew(t, tc.rows, tc.cols, tc.start)
 			m := games.NewMoveStats(false)
-			succ := g.Expand(g.Start(), g.Pieces(g.Start(), nil), nil, m)
+			succ := g.Expand(g.Start(), g.Pieces(g.Start(), nil), nil, m, 1)
 			var got []string
 			for _, s := range succ {
 				got = append(got, g.Format(s))
@@ -166,11 +166,11 @@ func TestFullBoard8x8(t *testing.T) {
 	// board has 2*7*8 = 112 placements, and a board with only the bottom
 	// right pair empty has one.
 	g := mustNew(t, 8, 8, "")
-	if n := len(g.Expand(0, g.Pieces(0, nil), nil, games.NewMoveStats(false))); n != 112 {
+	if n := len(g.Expand(0, g.Pieces(0, nil), nil, games.NewMoveStats(false), 1)); n != 112 {
 		t.Errorf("8x8 empty: %d moves, want 112", n)
 	}
 	pos := ^uint64(0) &^ (1<<62 | 1<<63)
-	succ := g.Expand(pos, g.Pieces(pos, nil), nil, games.NewMoveStats(false))
+	succ := g.Expand(pos, g.Pieces(pos, nil), nil, games.NewMoveStats(false), 1)
 	if len(succ) != 1 || succ[0] != ^uint64(0) {
 		t.Errorf("8x8 with squares 62, 63 empty: successors %#x, want [full board]", succ)
 	}

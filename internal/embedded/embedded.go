@@ -41,6 +41,8 @@ type Options struct {
 	Version   string
 	// KeepData keeps the fragments after the run.
 	KeepData bool
+	// NoSymmetry turns the symmetry reduction off.
+	NoSymmetry bool
 	Log      *slog.Logger
 	Progress func(coordinator.Progress)
 	// Registry, when set, gets the metrics of the worker and the
@@ -119,7 +121,7 @@ func Run(ctx context.Context, o Options) (*coordinator.Result, error) {
 	return coordinator.Start(ctx, coordinator.Config{
 		Game: o.Game, Board: o.Board, Start: o.Start, Run: o.Run,
 		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget,
-		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData,
+		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry,
 		Log: o.Log, Progress: o.Progress, Metrics: coordinatorMetrics(o.Registry),
 	}, cconn)
 }

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# A census on a Docker cluster must equal the same census run embedded.
+#
+# Builds census on the host (static, CGO_ENABLED=0), builds the scratch test
+# image from it (test/docker/Dockerfile.test + the runtime stage of the
+# repository's Dockerfile; no base image, no network), starts
+# docker-compose.test.yml (three `census server` nodes in one JetStream
+# cluster, workers, a coordinator) under a project name of its own, waits
+# for the coordinator to exit, copies its outputs out with docker cp, runs
+# `census run` of the same board on the host, and compares: summary.json,
+# summary.parquet and tiers.parquet byte for byte, the pieces tables row for
+# row (test/docker/cmpout). Tears the cluster down (down -v) on any exit.
+#
+# Prints one last line "PASS docker ..." or "FAIL docker ..." (exit 1). With
+# no docker, no running engine or no docker-compose it prints "SKIP docker
+# ..." and exits 0, unless CI=true: then that is a FAIL.
+#
+# Environment: CENSUS_GAME, CENSUS_BOARD (default clobber 4x4),
+# CENSUS_TEST_WORKERS (default 3), CENSUS_TEST_TIMEOUT (seconds the
+# coordinator may take, default 300), CENSUS_TEST_IMAGE (default
+# census-test:latest), CENSUS_TEST_KEEP=1 to leave the cluster and the
+# temporary directory for inspection.
+set -Eeuo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+game=${CENSUS_GAME:-clobber}
+board=${CENSUS_BOARD:-4x4}
+workers=${CENSUS_TEST_WORKERS:-3}
+limit=${CENSUS_TEST_TIMEOUT:-300}
+export CENSUS_TEST_IMAGE=${CENSUS_TEST_IMAGE:-census-test:latest}
+export CENSUS_GAME=$game CENSUS_BOARD=$board
+file=$here/docker-compose.test.yml
+started=$SECONDS
+
+say() { printf '[docker-test %3ds] %s\n' $((SECONDS - started)) "$*"; }
+
+skip() {
+	if [ "${CI:-}" = true ]; then
+		echo "FAIL docker cluster test: $* (CI=true, so docker is required)"
+		exit 1
+	fi
+	echo "SKIP docker cluster test: $*"
+	exit 0
+}
+
+command -v docker >/dev/null 2>&1 || skip "no docker command"
+docker info >/dev/null 2>&1 || skip "the docker engine is not running (docker info fails)"
+if command -v docker-compose >/dev/null 2>&1; then
+	compose=(docker-compose)
+elif docker compose version >/dev/null 2>&1; then
+	compose=(docker compose)
+else
+	skip "neither docker-compose nor docker compose"
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/census-docker-test.XXXXXX")
+project=censustest$$$(printf '%04x' $((RANDOM)))
+dc() { "${compose[@]}" -p "$project" -f "$file" "$@"; }
+step="setting up"
+verdict=""
+
+cleanup() {
+	local rc=$?
+	trap - EXIT
+	if [ "$rc" -ne 0 ] && [ -z "$verdict" ]; then
+		verdict="FAIL docker cluster test: $step failed (exit $rc)"
+		if [ -n "${cluster_up:-}" ]; then
+			echo "--- cluster logs (last 40 lines per container) ---"
+			dc logs --no-color --tail 40 2>&1 || true
+		fi
+	fi
+	if [ "${CENSUS_TEST_KEEP:-}" = 1 ]; then
+		say "kept project $project and $tmp (docker-compose -p $project -f $file down -v to remove)"
+	else
+		if [ -n "${cluster_up:-}" ]; then
+			dc down -v --remove-orphans >/dev/null 2>&1 || dc down -v >/dev/null 2>&1 || true
+		fi
+		rm -rf "$tmp"
+	fi
+	[ "$rc" -eq 0 ] && [ -z "$verdict" ] && verdict="PASS docker cluster test"
+	echo "$verdict ($((SECONDS - started))s)"
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+fail() {
+	verdict="FAIL docker cluster test: $*"
+	exit 1
+}
+
+step="go build"
+command -v go >/dev/null 2>&1 || fail "no go command to build census with"
+version=$(git -C "$root" describe --always --dirty 2>/dev/null || echo dev)-dockertest
+ctx=$tmp/context
+mkdir -p "$ctx/rootfs/data" "$ctx/rootfs/tmp"
+chmod 1777 "$ctx/rootfs/tmp"
+(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$ctx/census" ./cmd/census)
+(cd "$root" && go build -o "$tmp/cmpout" ./test/docker/cmpout)
+say "built census $version"
+
+step="docker build"
+if [ -f /etc/ssl/certs/ca-certificates.crt ]; then
+	cp /etc/ssl/certs/ca-certificates.crt "$ctx/ca-certificates.crt"
+else
+	: >"$ctx/ca-certificates.crt"
+fi
+runtime=$(sed -n '/^FROM scratch AS runtime/,$p' "$root/Dockerfile")
+[ -n "$runtime" ] || fail "$root/Dockerfile has no line 'FROM scratch AS runtime'"
+{ cat "$here/Dockerfile.test"; printf '%s\n' "$runtime"; } >"$ctx/Dockerfile"
+docker build -q -t "$CENSUS_TEST_IMAGE" "$ctx" >/dev/null
+docker run --rm "$CENSUS_TEST_IMAGE" version
+say "built image $CENSUS_TEST_IMAGE"
+
+step="docker-compose up"
+cluster_up=1
+dc up -d --scale worker="$workers" 2>&1 | sed 's/^/  /'
+say "cluster $project up: n1 n2 n3 healthy, $workers workers, coordinator running $game $board"
+
+step="waiting for the coordinator"
+cid=$(dc ps -q coordinator)
+[ -n "$cid" ] || fail "no coordinator container"
+code=$(timeout "$limit" docker wait "$cid") || fail "the coordinator did not finish within ${limit}s"
+if [ "$code" != 0 ]; then
+	dc logs --no-color --tail 60 coordinator || true
+	fail "the coordinator exited with code $code"
+fi
+say "coordinator done"
+
+step="checking workers"
+busy=0
+for w in $(dc ps -q worker); do
+	state=$(docker inspect -f '{{.State.Status}} restarts={{.RestartCount}}' "$w")
+	njobs=$(docker logs "$w" 2>&1 | grep -c 'msg="job done"' || true)
+	say "  worker ${w:0:12}: $state, $njobs jobs done"
+	case $state in running*restarts=0) ;; *) fail "worker ${w:0:12} is $state" ;; esac
+	[ "$njobs" -gt 0 ] && busy=$((busy + 1))
+done
+[ "$busy" -ge 2 ] || fail "only $busy worker(s) ran jobs; the test wants the work spread over at least 2"
+
+step="copying the outputs out"
+docker cp "$cid:/data/out/$game-$board" "$tmp/cluster"
+dc logs --no-color coordinator 2>&1 | tail -n 3 | sed 's/^/  /'
+
+step="census run on the host"
+"$ctx/census" run "$game" "$board" --out "$tmp/host" --metrics-addr "" --quiet
+say "embedded census done"
+
+step="comparing"
+if ! "$tmp/cmpout" "$tmp/host/$game-$board" "$tmp/cluster" | sed 's/^/  /'; then
+	fail "the cluster's $game $board differs from census run's"
+fi
