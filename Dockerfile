@@ -11,7 +11,7 @@
 # stand-in for "build" holding a binary built on the host) in front of the
 # lines from "FROM scratch AS runtime" to the end of this file. Keep the
 # runtime stage taking only /census, /etc/ssl/certs/ca-certificates.crt,
-# /rootfs/data and /rootfs/tmp from "build".
+# /rootfs/ and /data from "build".
 
 FROM golang:1.26 AS build
 WORKDIR /src
@@ -21,7 +21,7 @@ COPY . .
 ARG VERSION=dev
 RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /census ./cmd/census \
  && /census version \
- && mkdir -p /rootfs/data /rootfs/tmp \
+ && mkdir -p /rootfs/tmp /data \
  && chmod 1777 /rootfs/tmp
 
 # ---- runtime: test/docker/run.sh builds from the next line to the end ----
@@ -30,8 +30,8 @@ COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certifica
 # /tmp (1777, for S3 uploads buffered by the s3 store) and /data, owned by
 # the runtime user, so that a named volume mounted on /data starts out
 # writable by it (Docker copies the image's ownership into an empty volume).
-COPY --from=build /rootfs/tmp /tmp
-COPY --from=build --chown=65532:65532 /rootfs/data /data
+COPY --from=build /rootfs/ /
+COPY --from=build --chown=65532:65532 /data /data
 COPY --from=build /census /census
 USER 65532:65532
 ENV TMPDIR=/tmp

@@ -6,8 +6,11 @@ import "slices"
 // of the board, possibly followed by the colour swap (exchanging the two
 // 32-bit planes of a two-plane key). It also acts on translated pieces.
 type KeyMap struct {
-	Sym    Symmetry
-	Swap   bool
+	Sym  Symmetry
+	Swap bool
+	// Negates is true when the map takes a piece to one of its negative's
+	// symmetric class: the colour swap, or for Domineering a transpose.
+	Negates bool
 	planes int
 	// table[i][b] is the image of byte i of a key having the value b.
 	table [8][256]uint64
@@ -79,8 +82,9 @@ func (m *KeyMap) ApplyPiece(k PieceKey) PieceKey {
 }
 
 // BoardMaps lists the symmetries of board b as key maps, the identity
-// first; withSwap adds each composed with the colour swap.
-func BoardMaps(b Board, planes int, withSwap bool) []*KeyMap {
+// first; withSwap adds each composed with the colour swap. transposeNegates
+// says that the symmetries exchanging rows and columns negate (Domineering).
+func BoardMaps(b Board, planes int, withSwap, transposeNegates bool) []*KeyMap {
 	var maps []*KeyMap
 	for _, swap := range []bool{false, true} {
 		if swap && !withSwap {
@@ -90,7 +94,9 @@ func BoardMaps(b Board, planes int, withSwap bool) []*KeyMap {
 			if s.Swaps() && b.Rows != b.Cols {
 				continue
 			}
-			maps = append(maps, NewKeyMap(b, s, swap, planes))
+			m := NewKeyMap(b, s, swap, planes)
+			m.Negates = swap || transposeNegates && s.Swaps()
+			maps = append(maps, m)
 		}
 	}
 	return maps
@@ -165,21 +171,29 @@ func (gr Group) CanonPiece(k PieceKey) PieceKey {
 	return best
 }
 
+// Image is one piece of an orbit, and whether the map that gave it
+// negates (takes the piece to its negative's symmetric class).
+type Image struct {
+	Key     PieceKey
+	Negates bool
+}
+
 // PieceOrbit appends the distinct translated pieces of the orbit of k to
 // dst, in key order.
-func (gr Group) PieceOrbit(k PieceKey, dst []PieceKey) []PieceKey {
+func (gr Group) PieceOrbit(k PieceKey, dst []Image) []Image {
 	start := len(dst)
-	dst = append(dst, k)
+	dst = append(dst, Image{Key: k})
 	for _, m := range gr.maps[1:] {
-		if t := m.ApplyPiece(k); !slices.Contains(dst[start:], t) {
-			dst = append(dst, t)
+		t := m.ApplyPiece(k)
+		if !slices.ContainsFunc(dst[start:], func(im Image) bool { return im.Key == t }) {
+			dst = append(dst, Image{Key: t, Negates: m.Negates})
 		}
 	}
-	slices.SortFunc(dst[start:], func(a, b PieceKey) int {
+	slices.SortFunc(dst[start:], func(a, b Image) int {
 		switch {
-		case a.Less(b):
+		case a.Key.Less(b.Key):
 			return -1
-		case b.Less(a):
+		case b.Key.Less(a.Key):
 			return 1
 		}
 		return 0

@@ -49,7 +49,7 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 
 	var cur PieceRecord
 	have := false
-	var orbit []games.PieceKey
+	var orbit []games.Image
 	// finish writes the pieces of the orbit of the current representative:
 	// the positions it stands for are spread evenly over them, as the
 	// symmetries map the positions holding one onto those holding another.
@@ -62,8 +62,20 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 		if cur.Positions%n != 0 {
 			return fmt.Errorf("%w: piece %s occurs in %d positions, not a multiple of its orbit of %d", ErrCorrupt, g.Picture(cur.Key), cur.Positions, n)
 		}
-		for _, k := range orbit {
-			if err := writePiece(g, table.pw, classes, j.ClassShards, res, k, cur.Positions/n, cur.FirstTier); err != nil {
+		// The symmetries of the start keep a piece's classes, or take it
+		// to its negative's: two class computations serve the orbit.
+		plain := pieceClasses(g, cur.Key)
+		var negated *pieceClassesOf
+		for _, im := range orbit {
+			cl := plain
+			if im.Negates {
+				if negated == nil {
+					c := pieceClasses(g, im.Key)
+					negated = &c
+				}
+				cl = *negated
+			}
+			if err := writePiece(g, table.pw, classes, j.ClassShards, res, im.Key, cl, cur.Positions/n, cur.FirstTier); err != nil {
 				return err
 			}
 		}
@@ -111,11 +123,11 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 
 // writePiece writes the row of one translated piece and sends its classes
 // on.
-func writePiece(g games.Game, pw *schema.PieceWriter, classes *spiller[ClassRecord], shards int, res *PieceResult, k games.PieceKey, positions uint64, firstTier int32) error {
+func writePiece(g games.Game, pw *schema.PieceWriter, classes *spiller[ClassRecord], shards int, res *PieceResult, k games.PieceKey, cl pieceClassesOf, positions uint64, firstTier int32) error {
 	res.Translated++
 	size := g.Size(k)
 	res.BySize[size]++
-	sym, neg, self := g.Classes(k)
+	sym, neg, self := cl.sym, cl.neg, cl.self
 	rows, cols := k.Dims()
 	row := schema.Piece{
 		Game: g.Name(), Board: g.Board().String(),
@@ -131,6 +143,17 @@ func writePiece(g games.Game, pw *schema.PieceWriter, classes *spiller[ClassReco
 		return fmt.Errorf("write pieces table: %w", err)
 	}
 	return classes.add(pieceBucket(neg, shards), ClassRecord{Neg: neg, Sym: sym, SelfNegative: self})
+}
+
+// pieceClassesOf are the class keys of a translated piece.
+type pieceClassesOf struct {
+	sym, neg games.PieceKey
+	self     bool
+}
+
+func pieceClasses(g games.Game, k games.PieceKey) pieceClassesOf {
+	sym, neg, self := g.Classes(k)
+	return pieceClassesOf{sym, neg, self}
 }
 
 // runClasses counts the distinct classes of one class shard. Every

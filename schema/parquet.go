@@ -42,6 +42,9 @@ var defaultOptions = writeOptions{batchRows: DefaultBatchRows, rowGroupRows: Def
 // readBatchRows is the record batch size of the readers.
 const readBatchRows = 64 << 10
 
+// ColPicture is the pieces table's picture column.
+const ColPicture = "picture"
+
 // writerProps returns the Parquet properties shared by every table: zstd,
 // an explicit row-group size, and DELTA_BINARY_PACKED without dictionary for
 // the given (sorted key) columns.
@@ -50,6 +53,8 @@ func writerProps(o writeOptions, deltaColumns ...string) *parquet.WriterProperti
 		parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithMaxRowGroupLength(o.rowGroupRows),
 		parquet.WithStats(true),
+		// Pictures are nearly all distinct: a dictionary only costs time.
+		parquet.WithDictionaryFor(ColPicture, false),
 	}
 	for _, c := range deltaColumns {
 		props = append(props,

@@ -37,7 +37,7 @@ func New(rows, cols int, start string) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{b: b, rays: rays(rows, cols), maps: games.BoardMaps(b, 2, true)}
+	g := &Game{b: b, rays: rays(rows, cols), maps: games.BoardMaps(b, 2, true, false)}
 	if start == "" {
 		if rows*cols < 2 {
 			return nil, fmt.Errorf("%w: %s: the standard Amazons start needs at least 2 squares", games.ErrBadBoard, b)

@@ -32,7 +32,7 @@ func New(rows, cols int, start string) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{b: b, maps: games.BoardMaps(b, 2, true)}
+	g := &Game{b: b, maps: games.BoardMaps(b, 2, true, false)}
 	if start == "" {
 		var black uint64
 		for r := 0; r < rows; r++ {

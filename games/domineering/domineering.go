@@ -32,7 +32,7 @@ func New(rows, cols int, start string) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{b: b, maps: games.BoardMaps(b, 1, false)}
+	g := &Game{b: b, maps: games.BoardMaps(b, 1, false, true)}
 	if start != "" {
 		cells, err := games.ParseDiagram(start, b, ".#")
 		if err != nil {

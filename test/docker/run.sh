@@ -95,7 +95,7 @@ step="go build"
 command -v go >/dev/null 2>&1 || fail "no go command to build census with"
 version=$(git -C "$root" describe --always --dirty 2>/dev/null || echo dev)-dockertest
 ctx=$tmp/context
-mkdir -p "$ctx/rootfs/data" "$ctx/rootfs/tmp"
+mkdir -p "$ctx/rootfs/tmp" "$ctx/data"
 chmod 1777 "$ctx/rootfs/tmp"
 (cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$ctx/census" ./cmd/census)
 (cd "$root" && go build -o "$tmp/cmpout" ./test/docker/cmpout)
@@ -107,10 +107,16 @@ if [ -f /etc/ssl/certs/ca-certificates.crt ]; then
 else
 	: >"$ctx/ca-certificates.crt"
 fi
+# Modes survive into the image; the image's user is not the owner.
+chmod 0755 "$ctx/census" "$ctx/data"
+chmod 0644 "$ctx/ca-certificates.crt"
 runtime=$(sed -n '/^FROM scratch AS runtime/,$p' "$root/Dockerfile")
 [ -n "$runtime" ] || fail "$root/Dockerfile has no line 'FROM scratch AS runtime'"
 { cat "$here/Dockerfile.test"; printf '%s\n' "$runtime"; } >"$ctx/Dockerfile"
-docker build -q -t "$CENSUS_TEST_IMAGE" "$ctx" >/dev/null
+if ! docker build -t "$CENSUS_TEST_IMAGE" "$ctx" >"$tmp/build.log" 2>&1; then
+	sed 's/^/  /' "$tmp/build.log"
+	fail "docker build of the test image failed"
+fi
 docker run --rm "$CENSUS_TEST_IMAGE" version
 say "built image $CENSUS_TEST_IMAGE"
 
