@@ -11,7 +11,7 @@ type KeyMap struct {
 	// Negates is true when the map takes a piece to one of its negative's
 	// symmetric class: the colour swap, or for Domineering a transpose.
 	Negates bool
-	planes int
+	planes  int
 	// table[i][b] is the image of byte i of a key having the value b.
 	table [8][256]uint64
 	bytes []int // the bytes of a key that can be non-zero

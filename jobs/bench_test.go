@@ -167,6 +167,27 @@ func BenchmarkSortUnique(b *testing.B) {
 	}
 }
 
+// BenchmarkSortBaseline is slices.Sort and slices.Compact on the same key
+// sets, the yardstick sortUnique has to beat.
+func BenchmarkSortBaseline(b *testing.B) {
+	for _, ks := range benchKeySets(b) {
+		b.Run(ks.name, func(b *testing.B) {
+			keys := make([]uint64, len(ks.keys))
+			b.ReportAllocs()
+			n := 0
+			for b.Loop() {
+				b.StopTimer()
+				copy(keys, ks.keys)
+				b.StartTimer()
+				slices.Sort(keys)
+				slices.Compact(keys)
+				n += len(keys)
+			}
+			reportKeyRate(b, n, "keys/s")
+		})
+	}
+}
+
 // BenchmarkRadixSort measures radixSort alone, without the compaction.
 func BenchmarkRadixSort(b *testing.B) {
 	for _, ks := range benchKeySets(b) {

@@ -430,7 +430,7 @@ func TestTierJobBadInput(t *testing.T) {
 	st := newStore(t)
 	g := mustGame(t, "clobber", "2x2", "")
 	spec := Spec{Run: "bad", Game: "clobber", Board: "2x2"}
-	start := g.Start()                                                                // x o / o x
+	start := g.Start()                                                                   // x o / o x
 	tier1 := g.Expand(start, g.Pieces(start, nil), nil, games.NewMoveStats(false), 1)[0] // three stones
 	put := func(name string, h Header, keys []uint64) Blob {
 		b, err := putKeys(ctx, st, name, h, keys)

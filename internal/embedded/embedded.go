@@ -43,8 +43,8 @@ type Options struct {
 	KeepData bool
 	// NoSymmetry turns the symmetry reduction off.
 	NoSymmetry bool
-	Log      *slog.Logger
-	Progress func(coordinator.Progress)
+	Log        *slog.Logger
+	Progress   func(coordinator.Progress)
 	// Registry, when set, gets the metrics of the worker and the
 	// coordinator.
 	Registry prometheus.Registerer
