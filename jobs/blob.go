@@ -109,6 +109,11 @@ func writeClasses(w io.Writer, h Header, recs []ClassRecord) (Blob, error) {
 // openFragment opens a blob as a fragment of kind want for game g and
 // checks its header against the blob and the game.
 func openFragment(ctx context.Context, st store.Store, b Blob, want Kind, g games.Game) (*fragReader, io.Closer, error) {
+	return openFragmentSize(ctx, st, b, want, g, 1<<16)
+}
+
+// openFragmentSize is openFragment with a read buffer of bufSize bytes.
+func openFragmentSize(ctx context.Context, st store.Store, b Blob, want Kind, g games.Game, bufSize int) (*fragReader, io.Closer, error) {
 	var rc io.ReadCloser
 	var err error
 	if b.Size > 0 {
@@ -119,7 +124,7 @@ func openFragment(ctx context.Context, st store.Store, b Blob, want Kind, g game
 	if err != nil {
 		return nil, nil, err
 	}
-	fr, err := newFragReader(b.Name, rc, want, b)
+	fr, err := newFragReaderSize(b.Name, rc, want, b, bufSize)
 	if err != nil {
 		rc.Close()
 		return nil, nil, err

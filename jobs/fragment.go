@@ -166,7 +166,13 @@ type fragReader struct {
 }
 
 func newFragReader(name string, src io.Reader, want Kind, blob Blob) (*fragReader, error) {
-	fr := &fragReader{name: name, src: src, buf: make([]byte, 1<<16), wantSize: blob.Size}
+	return newFragReaderSize(name, src, want, blob, 1<<16)
+}
+
+// newFragReaderSize reads with a buffer of bufSize bytes (at least 4 KiB):
+// a job merging thousands of fragments keeps its buffers small.
+func newFragReaderSize(name string, src io.Reader, want Kind, blob Blob, bufSize int) (*fragReader, error) {
+	fr := &fragReader{name: name, src: src, buf: make([]byte, max(bufSize, 4<<10)), wantSize: blob.Size}
 	if blob.Size > 0 {
 		fr.wantSum = &blob.Sum
 	}

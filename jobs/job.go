@@ -39,6 +39,9 @@ type Spec struct {
 	MemBudget int64 `json:"mem_budget"`
 }
 
+// budget is the memory budget of a job, at least 1MiB.
+func (s *Spec) budget() int64 { return max(s.MemBudget, 1<<20) }
+
 // Job is one unit of work: exactly one of its fields is set.
 type Job struct {
 	Tier  *TierJob  `json:"tier,omitempty"`

@@ -29,19 +29,21 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	count := func(n *uint64) func(uint64) error {
 		return func(key uint64) error { *n += group.Orbit(key); return nil }
 	}
-	if err := mergeUnique(ctx, st, j.Inputs, KindDeadFree, g, count(&res.DeadFree)); err != nil {
+	if err := mergeUnique(ctx, st, j.Inputs, KindDeadFree, g, j.budget(), count(&res.DeadFree)); err != nil {
 		return nil, err
 	}
-	if err := mergeUnique(ctx, st, j.Inputs, KindInPlace, g, count(&res.InPlace)); err != nil {
+	if err := mergeUnique(ctx, st, j.Inputs, KindInPlace, g, j.budget(), count(&res.InPlace)); err != nil {
 		return nil, err
 	}
 
-	classes := newSpiller(ctx, st, j.ClassShards, int(max(j.MemBudget, 1<<20)/64), func(part int) string {
+	classes := newSpiller(ctx, st, j.ClassShards, int(j.budget()/64), func(part int) string {
 		return fmt.Sprintf("%s/classes/r%05d-p%03d.frag", j.Run, j.Bucket, part)
 	}, func(w io.Writer, recs []ClassRecord) (Blob, error) {
 		return writeClasses(w, j.header(g, KindClasses, 0), sortClasses(recs))
 	})
-	table, err := newTableWriter(ctx, st, fmt.Sprintf("%s/tables/pieces/part-%05d.parquet", j.Run, j.Bucket))
+	// The table writer holds a row group, some 100 bytes a row: a quarter
+	// of the budget.
+	table, err := newTableWriter(ctx, st, fmt.Sprintf("%s/tables/pieces/part-%05d.parquet", j.Run, j.Bucket), j.budget()/4/100)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +86,7 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 		}
 		return nil
 	}
-	srcs, closeAll, err := sources(ctx, st, j.Inputs, KindPieces, g, (*fragReader).nextPiece)
+	srcs, closeAll, err := sources(ctx, st, j.Inputs, KindPieces, g, j.budget(), (*fragReader).nextPiece)
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +169,7 @@ func runClasses(ctx context.Context, st store.Store, j *ClassJob, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	srcs, closeAll, err := sources(ctx, st, j.Inputs, KindClasses, g, (*fragReader).nextClass)
+	srcs, closeAll, err := sources(ctx, st, j.Inputs, KindClasses, g, j.budget(), (*fragReader).nextClass)
 	if err != nil {
 		return nil, err
 	}
@@ -204,13 +206,13 @@ type tableWriter struct {
 	pw   *schema.PieceWriter
 }
 
-func newTableWriter(ctx context.Context, st store.Store, name string) (*tableWriter, error) {
+func newTableWriter(ctx context.Context, st store.Store, name string, rowGroupRows int64) (*tableWriter, error) {
 	w, err := st.Create(ctx, name)
 	if err != nil {
 		return nil, err
 	}
 	t := &tableWriter{name: name, w: w}
-	if t.pw, err = schema.NewPieceWriter(t); err != nil {
+	if t.pw, err = schema.NewPieceWriterRows(t, rowGroupRows); err != nil {
 		w.Abort()
 		return nil, fmt.Errorf("start pieces table %s: %w", name, err)
 	}

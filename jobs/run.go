@@ -54,7 +54,15 @@ func (s *Spec) header(g games.Game, k Kind, tier int) Header {
 
 // sources opens the blobs of kind k as sorted sources for mergeSorted. The
 // returned closer closes them all.
-func sources[T any](ctx context.Context, st store.Store, blobs []Blob, k Kind, g games.Game, next func(*fragReader) (T, bool, error)) ([]func() (T, bool, error), func(), error) {
+// Their read buffers share an eighth of budget.
+func sources[T any](ctx context.Context, st store.Store, blobs []Blob, k Kind, g games.Game, budget int64, next func(*fragReader) (T, bool, error)) ([]func() (T, bool, error), func(), error) {
+	n := 0
+	for _, b := range blobs {
+		if b.Kind == k {
+			n++
+		}
+	}
+	bufSize := int(min(budget/8/int64(max(n, 1)), 1<<16))
 	var closers []io.Closer
 	closeAll := func() {
 		for _, c := range closers {
@@ -66,7 +74,7 @@ func sources[T any](ctx context.Context, st store.Store, blobs []Blob, k Kind, g
 		if b.Kind != k {
 			continue
 		}
-		fr, c, err := openFragment(ctx, st, b, k, g)
+		fr, c, err := openFragmentSize(ctx, st, b, k, g, bufSize)
 		if err != nil {
 			closeAll()
 			return nil, nil, err
@@ -89,8 +97,8 @@ func cmpKeys(a, b uint64) int {
 
 // mergeUnique merges key fragments of kind k and calls emit once per
 // distinct key, in order.
-func mergeUnique(ctx context.Context, st store.Store, blobs []Blob, k Kind, g games.Game, emit func(uint64) error) error {
-	srcs, closeAll, err := sources(ctx, st, blobs, k, g, (*fragReader).nextKey)
+func mergeUnique(ctx context.Context, st store.Store, blobs []Blob, k Kind, g games.Game, budget int64, emit func(uint64) error) error {
+	srcs, closeAll, err := sources(ctx, st, blobs, k, g, budget, (*fragReader).nextKey)
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 	}
 	// A quarter of the budget for piece records, the rest for successors;
 	// each key needs itself and a radix scratch slot.
-	budget := max(j.MemBudget, 1<<20)
+	budget := j.budget()
 	var scratch []uint64
 	keyWriter := func(h Header) func(io.Writer, []uint64) (Blob, error) {
 		return func(w io.Writer, keys []uint64) (Blob, error) {
@@ -67,7 +67,7 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 	var pcs []games.Piece
 	var succ []uint64
 	var seen []games.PieceKey
-	err = mergeUnique(ctx, st, j.Inputs, KindPositions, g, func(pos uint64) error {
+	err = mergeUnique(ctx, st, j.Inputs, KindPositions, g, j.budget(), func(pos uint64) error {
 		if t := g.Tier(pos); t != j.Tier {
 			return fmt.Errorf("%w: position %s is in tier %d, not %d", ErrCorrupt, g.Format(pos), t, j.Tier)
 		}

@@ -48,6 +48,21 @@ func NewPieceWriter(w io.Writer) (*PieceWriter, error) {
 	return pw, nil
 }
 
+// NewPieceWriterRows is NewPieceWriter with row groups of at most
+// rowGroupRows rows: the writer holds about one row group in memory (some
+// 100 bytes a row), so a job with a small memory budget asks for small
+// groups.
+func NewPieceWriterRows(w io.Writer, rowGroupRows int64) (*PieceWriter, error) {
+	o := defaultOptions
+	o.rowGroupRows = max(min(rowGroupRows, o.rowGroupRows), 1024)
+	o.batchRows = int(min(int64(o.batchRows), o.rowGroupRows))
+	pw, err := newPieceWriter(w, o)
+	if err != nil {
+		return nil, fmt.Errorf("start pieces: %w", err)
+	}
+	return pw, nil
+}
+
 func newPieceWriter(w io.Writer, o writeOptions) (*PieceWriter, error) {
 	if o.batchRows <= 0 || o.rowGroupRows <= 0 {
 		return nil, fmt.Errorf("bad sizes: batch %d rows, row group %d rows", o.batchRows, o.rowGroupRows)

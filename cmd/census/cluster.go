@@ -77,7 +77,7 @@ it stopped.`,
 			if err := checkWritable(out); err != nil {
 				return usagef("--out %s: %v", out, err)
 			}
-			budget, err := memBudget(memFlag, 1)
+			_, budget, err := memBudget(memFlag, 1)
 			if err != nil {
 				return usageError{err}
 			}
@@ -123,7 +123,7 @@ it stopped.`,
 	fl.StringVar(&resume, "resume", "", "continue the run with this ID, with the game, board and store it was started with")
 	fl.IntVar(&shards, "shards", 0, "shards per tier and per reduction (0 chooses from the tier sizes)")
 	fl.IntVar(&parallelism, "parallelism", 8, "jobs the workers run at once in all; automatic sharding makes at least twice as many shards for large tiers")
-	fl.StringVar(&memFlag, "mem-budget", "", "memory one job may hold in buffers, e.g. 1GiB (default a share of this machine's memory)")
+	fl.StringVar(&memFlag, "mem-budget", "", "memory one job may use on a worker, e.g. 1GiB (default a quarter of this machine's memory, at most 2GiB)")
 	fl.BoolVar(&quiet, "quiet", false, "print no progress")
 	fl.BoolVar(&keep, "keep-data", false, "keep the run's fragments in the store after it finishes")
 	registerMetricsFlag(fl, &metricsAddr)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"runtime"
 	"syscall"
 
@@ -67,7 +68,7 @@ run.json last, which marks the outputs complete.`,
 	fl.StringVar(&f.start, "start", "", "start position as a board diagram, rows separated by '/' (default the game's standard start)")
 	fl.BoolVar(&f.json, "json", false, "print summary.json on standard output")
 	fl.BoolVar(&f.quiet, "quiet", false, "print no progress")
-	fl.StringVar(&f.memBudget, "mem-budget", "", "memory one job may hold in buffers, e.g. 256MiB (default a share of physical memory)")
+	fl.StringVar(&f.memBudget, "mem-budget", "", "memory the run may use, shared by the --workers job slots, e.g. 512MiB (default a quarter of physical memory)")
 	return c
 }
 
@@ -82,10 +83,13 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 	if f.shards < 0 || f.shards > 4096 {
 		return usagef("--shards %d: want 0 (automatic) to 4096", f.shards)
 	}
-	budget, err := memBudget(f.memBudget, f.workers)
+	total, budget, err := memBudget(f.memBudget, f.workers)
 	if err != nil {
 		return usageError{err}
 	}
+	// Keep the heap near the budget: the collector works harder as it
+	// nears the limit instead of letting the heap double.
+	debug.SetMemoryLimit(total)
 	outDir := coordinator.OutputDir(f.out, g.Name(), g.Board().String())
 	if err := checkWritable(f.out); err != nil {
 		return usagef("--out %s: %v", f.out, err)

@@ -30,21 +30,22 @@ func parseSize(s string) (int64, error) {
 	return int64(n * float64(mult)), nil
 }
 
-// memBudget is the per-job budget: the flag's value, or a quarter of
-// physical memory shared among the workers, at most 2GiB a job.
-func memBudget(flag string, workers int) (int64, error) {
-	if flag != "" {
-		b, err := parseSize(flag)
-		if err != nil {
-			return 0, fmt.Errorf("--mem-budget: %w", err)
-		}
-		if b < 1<<20 {
-			return 0, fmt.Errorf("--mem-budget %s: want at least 1MiB", flag)
-		}
-		return b, nil
+// memBudget reads --mem-budget: the memory the given number of job slots
+// share, or by default a quarter of physical memory. It returns the budget
+// of one job, at most 2GiB unless asked for.
+func memBudget(flag string, slots int) (total, perJob int64, err error) {
+	if flag == "" {
+		total = physicalMemory() / 4
+		return total, min(max(total/int64(slots), 16<<20), 2<<30), nil
 	}
-	phys := physicalMemory()
-	return min(max(phys/4/int64(workers), 16<<20), 2<<30), nil
+	total, err = parseSize(flag)
+	if err != nil {
+		return 0, 0, fmt.Errorf("--mem-budget: %w", err)
+	}
+	if total/int64(slots) < 4<<20 {
+		return 0, 0, fmt.Errorf("--mem-budget %s: want at least 4MiB for each of %d job slots", flag, slots)
+	}
+	return total, total / int64(slots), nil
 }
 
 // physicalMemory reads MemTotal from /proc/meminfo, or guesses 4GiB.
