@@ -8,8 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"runtime"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
