@@ -135,7 +135,6 @@ type proc struct {
 	cmd  *exec.Cmd
 	log  string
 	done chan struct{}
-	err  error
 }
 
 // start starts a process and registers its end with t.Cleanup: killed and
@@ -154,7 +153,7 @@ func start(t *testing.T, dir, name, bin string, args ...string) *proc {
 		t.Fatalf("start %s: %v", name, err)
 	}
 	go func() {
-		p.err = p.cmd.Wait()
+		p.cmd.Wait()
 		f.Close()
 		close(p.done)
 	}()
@@ -283,6 +282,15 @@ func startCluster(t *testing.T, workers int) *cluster {
 			t.Fatalf("census worker does not serve metrics on %s:\n%s", addr, w.output())
 		}
 	}
+
+	// Before they are killed: the server and workers ran to the end.
+	t.Cleanup(func() {
+		for _, p := range c.procs {
+			if p.exited() {
+				t.Errorf("%s exited during the test:\n%s", p.name, p.output())
+			}
+		}
+	})
 
 	c.Coordinator = freeAddr(t)
 	l := &coordLoop{done: make(chan struct{})}
