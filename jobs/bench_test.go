@@ -180,7 +180,7 @@ func BenchmarkSortBaseline(b *testing.B) {
 				copy(keys, ks.keys)
 				b.StartTimer()
 				slices.Sort(keys)
-				slices.Compact(keys)
+				_ = slices.Compact(keys)
 				n += len(keys)
 			}
 			reportKeyRate(b, n, "keys/s")
