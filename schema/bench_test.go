@@ -1,0 +1,125 @@
+package schema
+
+// Benchmarks of the Parquet writers on realistic rows: the distinct
+// translated live pieces of Clobber 4x4 and Amazons 4x4 met in a sampled
+// breadth-first search, with their real pictures and classes, sorted by key
+// as the piece jobs write them.
+//
+//	go test -bench . -run '^$' ./schema/
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/games/all"
+)
+
+// benchPieceRows returns up to n distinct pieces of game on board as rows
+// of the pieces table, sorted by key.
+func benchPieceRows(b *testing.B, game, board string, n int) []Piece {
+	b.Helper()
+	g, err := all.New(game, board, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	m := games.NewMoveStats(false)
+	rows := map[games.PieceKey]*Piece{}
+	frontier := []uint64{g.Start()}
+	var pcs []games.Piece
+	var succ []uint64
+	for tier := 0; len(frontier) > 0 && len(rows) < n; tier++ {
+		next := map[uint64]struct{}{}
+		for _, p := range frontier {
+			pcs = g.Pieces(p, pcs[:0])
+			for _, pc := range pcs {
+				if !pc.Live {
+					continue
+				}
+				k := g.Translate(pc.Key)
+				if r, ok := rows[k]; ok {
+					r.Positions++
+					continue
+				}
+				if len(rows) == n {
+					continue
+				}
+				sym, neg, self := g.Classes(k)
+				r, c := k.Dims()
+				rows[k] = &Piece{
+					Game: game, Board: board, KeyHi: k.Hi, KeyLo: k.Lo,
+					Rows: int32(r), Cols: int32(c), Size: int32(g.Size(k)),
+					Picture:     g.Picture(k),
+					SymmetricHi: sym.Hi, SymmetricLo: sym.Lo,
+					NegationHi: neg.Hi, NegationLo: neg.Lo,
+					SelfNegative: self, Positions: 1, FirstTier: int32(tier),
+				}
+			}
+			succ = g.Expand(p, pcs, succ[:0], m, 1)
+			for _, q := range succ {
+				next[q] = struct{}{}
+			}
+		}
+		frontier = frontier[:0]
+		for q := range next {
+			frontier = append(frontier, q)
+		}
+		slices.Sort(frontier)
+		rng.Shuffle(len(frontier), func(i, j int) { frontier[i], frontier[j] = frontier[j], frontier[i] })
+		frontier = frontier[:min(len(frontier), 16<<10)]
+	}
+	out := make([]Piece, 0, len(rows))
+	for _, r := range rows {
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b Piece) int {
+		return cmp.Or(cmp.Compare(a.KeyHi, b.KeyHi), cmp.Compare(a.KeyLo, b.KeyLo))
+	})
+	return out
+}
+
+// countWriter counts the bytes written to it and keeps none.
+type countWriter struct{ n int64 }
+
+func (w *countWriter) Write(p []byte) (int, error) {
+	w.n += int64(len(p))
+	return len(p), nil
+}
+
+// BenchmarkPieceWriterFile measures writing a whole pieces file of up to
+// 100k realistic rows with the default sizes (one batch flush, one row
+// group, the footer); one op is one file. bytes/row is the file's size.
+func BenchmarkPieceWriterFile(b *testing.B) {
+	for _, c := range []struct{ game, board string }{{"clobber", "4x4"}, {"amazons", "4x4"}} {
+		rows := benchPieceRows(b, c.game, c.board, 100_000)
+		b.Run(fmt.Sprintf("%s-%s-%d", c.game, c.board, len(rows)), func(b *testing.B) {
+			b.ReportAllocs()
+			var w countWriter
+			n, files := 0, 0
+			for b.Loop() {
+				pw, err := NewPieceWriter(&w)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, r := range rows {
+					if err := pw.Write(r); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := pw.Close(); err != nil {
+					b.Fatal(err)
+				}
+				n += len(rows)
+				files++
+			}
+			if sec := b.Elapsed().Seconds(); sec > 0 {
+				b.ReportMetric(float64(n)/sec, "rows/s")
+			}
+			b.ReportMetric(float64(w.n)/float64(max(n, 1)), "bytes/row")
+		})
+	}
+}

@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# bench.sh times whole censuses and the reference enumerator on a list of
+# boards and prints a markdown table.
+#
+# usage: scripts/bench.sh [-n N] [--ref-runs N] [--large] [--no-ref] [BOARD...]
+#
+#   BOARD     a game and a board, as "GAME BOARD", GAME:BOARD or two
+#             arguments GAME BOARD (e.g. clobber 4x4 domineering:5x6);
+#             default: clobber 4x4, clobber 3x5, clobber 2x6,
+#             domineering 4x4, domineering 5x6, amazons 3x4, amazons 4x4
+#   -n N      run every command N times (default 3): the table shows the
+#             median wall time and the largest peak RSS
+#   --ref-runs N  run the reference N times (default: as -n); it takes
+#             minutes on amazons 4x4
+#   --large   add clobber 4x5 to the default list
+#   --no-ref  skip the reference enumerator
+#
+# Both commands are built from this checkout into a temporary directory.
+# census runs as `census run GAME BOARD --out TMP --quiet --metrics-addr ''
+# --json`, the reference (internal/refcensus/refrun, boards of at most 16
+# squares only) as `refrun GAME BOARD`, each under GNU time. The script
+# exits non-zero when a build or a run fails, or when runs disagree on the
+# counts.
+set -euo pipefail
+
+usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; }
+
+runs=3
+refruns=""
+large=0
+ref=1
+boards=()
+games_re='^(clobber|domineering|amazons)$'
+board_re='^[0-9]+x[0-9]+$'
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-n)
+		[ $# -ge 2 ] || { echo "bench.sh: -n needs a number" >&2; exit 2; }
+		runs=$2
+		shift 2
+		;;
+	-n*) runs=${1#-n}; shift ;;
+	--ref-runs)
+		[ $# -ge 2 ] || { echo "bench.sh: --ref-runs needs a number" >&2; exit 2; }
+		refruns=$2
+		shift 2
+		;;
+	--large) large=1; shift ;;
+	--no-ref) ref=0; shift ;;
+	-h | --help) usage; exit 0 ;;
+	-*) echo "bench.sh: unknown flag $1" >&2; usage >&2; exit 2 ;;
+	*)
+		read -r g b rest <<<"${1/:/ }"
+		if [[ -n $b && -z $rest && $g =~ $games_re && $b =~ $board_re ]]; then
+			boards+=("$g $b")
+			shift
+		elif [[ $1 =~ $games_re && $# -ge 2 && $2 =~ $board_re ]]; then
+			boards+=("$1 $2")
+			shift 2
+		else
+			echo "bench.sh: bad board $1: want GAME BOARD, e.g. clobber 4x4" >&2
+			exit 2
+		fi
+		;;
+	esac
+done
+refruns=${refruns:-$runs}
+for v in "$runs" "$refruns"; do
+	if ! [[ $v =~ ^[1-9][0-9]*$ ]]; then
+		echo "bench.sh: -n and --ref-runs want a positive whole number, not $v" >&2
+		exit 2
+	fi
+done
+if [ ${#boards[@]} -eq 0 ]; then
+	boards=("clobber 4x4" "clobber 3x5" "clobber 2x6" "domineering 4x4" "domineering 5x6" "amazons 3x4" "amazons 4x4")
+	if [ $large = 1 ]; then
+		boards+=("clobber 4x5")
+	fi
+fi
+
+TIME=/usr/bin/time
+if ! [ -x $TIME ] || ! $TIME -f '%e' true >/dev/null 2>&1; then
+	echo "bench.sh: needs GNU time at $TIME (Debian/Ubuntu: apt-get install time; Alpine: apk add time; Fedora: dnf install time)" >&2
+	exit 2
+fi
+if command -v python3 >/dev/null 2>&1; then
+	json_counts() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["positions"], d["moves"])' <"$1"; }
+else
+	json_counts() {
+		local p m
+		p=$(tr -d ' \n' <"$1" | grep -o '"positions":[0-9]*' | head -n1 | cut -d: -f2)
+		m=$(tr -d ' \n' <"$1" | grep -o '"moves":[0-9]*' | head -n1 | cut -d: -f2)
+		[ -n "$p" ] && [ -n "$m" ] && echo "$p $m"
+	}
+fi
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/census-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+cd "$root"
+echo "building census and refrun ..." >&2
+go build -o "$tmp/census" ./cmd/census
+go build -o "$tmp/refrun" ./internal/refcensus/refrun
+
+# timed CMD... runs CMD under GNU time with stdout to $tmp/stdout and
+# appends "WALL RSS_KB" to $tmp/times; it fails when CMD does.
+timed() {
+	if ! $TIME -f '%e %M' -o "$tmp/time" "$@" >"$tmp/stdout" 2>"$tmp/stderr"; then
+		echo "bench.sh: failed:$(printf ' %q' "$@")" >&2
+		sed 's/^/  /' "$tmp/stderr" "$tmp/time" >&2
+		return 1
+	fi
+	tail -n1 "$tmp/time" >>"$tmp/times"
+}
+
+# median of the walls and max of the RSS in $tmp/times: "WALL RSS_MIB".
+summarise() {
+	sort -n "$tmp/times" | awk '
+		{ w[NR] = $1; if ($2 > rss) rss = $2 }
+		END {
+			m = (NR % 2) ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2
+			printf "%.2f %.0f\n", m, rss / 1024
+		}'
+}
+
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+	commit="$commit (with uncommitted changes)"
+fi
+model=$(grep -m1 '^model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')
+mem=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
+echo "# census benchmark"
+echo
+echo "- commit: $commit"
+echo "- machine: $(nproc) CPUs, ${model:-unknown model}, ${mem:-unknown memory}"
+echo "- $(go version)"
+echo "- runs: census $runs, reference $refruns (median wall time, largest peak RSS of census)"
+echo
+
+failed=0
+rows=()
+for gb in "${boards[@]}"; do
+	read -r game board <<<"$gb"
+	rc=${board%x*}
+	cc=${board#*x}
+	squares=$((rc * cc))
+
+	: >"$tmp/times"
+	counts=""
+	for ((i = 1; i <= runs; i++)); do
+		echo "census $game $board, run $i of $runs ..." >&2
+		rm -rf "$tmp/out"
+		if ! timed "$tmp/census" run "$game" "$board" --out "$tmp/out" --quiet --metrics-addr '' --json; then
+			failed=1
+			rows+=("| $game | $board | census failed | | | | | | | |")
+			continue 2
+		fi
+		if ! c=$(json_counts "$tmp/stdout"); then
+			echo "bench.sh: census $game $board: no positions and moves in its JSON" >&2
+			failed=1
+			rows+=("| $game | $board | no counts in the JSON | | | | | | | |")
+			continue 2
+		fi
+		if [ -n "$counts" ] && [ "$c" != "$counts" ]; then
+			echo "bench.sh: census $game $board: runs disagree: $counts, then $c" >&2
+			failed=1
+		fi
+		counts=$c
+	done
+	read -r positions moves <<<"$counts"
+	read -r wall rss <<<"$(summarise)"
+
+	refwall="-"
+	ratio="-"
+	if [ $ref = 1 ] && [ $squares -le 16 ]; then
+		: >"$tmp/times"
+		refok=1
+		for ((i = 1; i <= refruns; i++)); do
+			echo "reference $game $board, run $i of $refruns ..." >&2
+			if ! timed "$tmp/refrun" "$game" "$board"; then
+				failed=1
+				refok=0
+				refwall="failed"
+				break
+			fi
+			want="positions $positions moves $moves"
+			if [ "$(cat "$tmp/stdout")" != "$want" ]; then
+				echo "bench.sh: $game $board: the reference says '$(cat "$tmp/stdout")', census '$want'" >&2
+				failed=1
+			fi
+		done
+		if [ $refok = 1 ]; then
+			read -r refwall _ <<<"$(summarise)"
+			ratio=$(awk -v r="$refwall" -v c="$wall" 'BEGIN { if (c <= 0) print "-"; else if (r / c < 1) printf "%.2f", r / c; else printf "%.1f", r / c }')
+		fi
+	fi
+	rate() { awk -v n="$1" -v t="$2" 'BEGIN { if (t > 0) printf "%.0f", n / t; else print "-" }'; }
+	rows+=("| $game | $board | $positions | $moves | $wall | $(rate "$positions" "$wall") | $(rate "$moves" "$wall") | $rss | $refwall | $ratio |")
+done
+
+echo "| game | board | positions | moves | census wall s | positions/s | moves/s | peak RSS MiB | reference wall s | ratio (reference/census) |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+for r in ${rows[@]+"${rows[@]}"}; do
+	echo "$r"
+done
+if [ $failed != 0 ]; then
+	echo >&2
+	echo "bench.sh: some runs failed or disagreed (see above)" >&2
+	exit 1
+fi
