@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"time"
 
@@ -28,9 +29,10 @@ const (
 
 // Settings of the workers' consumer.
 const (
-	// AckWait is how long a job may go without a heartbeat before it is
-	// delivered to another worker.
-	AckWait = 30 * time.Second
+	// DefaultAckWait is how long a job may go without a heartbeat before
+	// it is delivered to another worker; CENSUS_ACK_WAIT (a duration, for
+	// tests) overrides it.
+	DefaultAckWait = 30 * time.Second
 	// MaxDeliver is how many times a job is delivered before it is given
 	// up and the run fails.
 	MaxDeliver = 5
@@ -74,7 +76,7 @@ func Setup(ctx context.Context, js jetstream.JetStream, replicas int) (jetstream
 		Durable:       Consumer,
 		Description:   "census workers",
 		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       AckWait,
+		AckWait:       AckWait(),
 		MaxDeliver:    MaxDeliver,
 		MaxAckPending: -1,
 		Replicas:      replicas,
@@ -129,4 +131,12 @@ func Replicas(ctx context.Context, c *Conn) int {
 		return 3
 	}
 	return 1
+}
+
+// AckWait is DefaultAckWait, or CENSUS_ACK_WAIT when it holds a duration.
+func AckWait() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("CENSUS_ACK_WAIT")); err == nil && d >= time.Second {
+		return d
+	}
+	return DefaultAckWait
 }

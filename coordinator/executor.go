@@ -25,7 +25,10 @@ type NATS struct {
 	Conn *broker.Conn
 	KV   jetstream.KeyValue
 	Run  string
-	Log  *slog.Logger
+	// Nonce goes into every message ID, so that jobs published again by a
+	// later start of the run are not taken for duplicates by the stream.
+	Nonce string
+	Log   *slog.Logger
 	// Relist is how often the barrier re-reads the bucket, since watchers
 	// do not survive a reconnect.
 	Relist time.Duration
@@ -56,17 +59,31 @@ func (n *NATS) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, er
 	have := make([]bool, len(batch))
 	left := len(batch)
 
-	// Watch before listing and publishing, so no record slips between.
-	watcher, err := n.KV.WatchFiltered(ctx, []string{"done.>", "failed.>"}, jetstream.UpdatesOnly())
-	if err != nil {
-		return nil, fmt.Errorf("watch run bucket: %w", err)
+	// Watch before listing and publishing, so no record slips between. The
+	// watch is a shortcut: the periodic re-list alone would do, so a watch
+	// that cannot start now is tried again later.
+	var updates <-chan jetstream.KeyValueEntry
+	var watcher jetstream.KeyWatcher
+	watch := func() {
+		w, err := n.KV.WatchFiltered(ctx, []string{"done.>", "failed.>"}, jetstream.UpdatesOnly())
+		if err != nil {
+			log.Warn("watch run bucket", "err", err)
+			watcher, updates = nil, nil
+			return
+		}
+		watcher, updates = w, w.Updates()
 	}
-	defer watcher.Stop()
-	dead, err := n.watchDeadLetters(ctx)
-	if err != nil {
-		return nil, err
+	watch()
+	defer func() {
+		if watcher != nil {
+			watcher.Stop()
+		}
+	}()
+	if dead, err := n.watchDeadLetters(ctx); err != nil {
+		log.Warn("watch dead letters", "err", err)
+	} else {
+		defer dead.Unsubscribe()
 	}
-	defer dead.Unsubscribe()
 
 	take := func(key string, value []byte) error {
 		kind, jobKey, _ := strings.Cut(key, ".")
@@ -107,8 +124,10 @@ func (n *NATS) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, er
 		}
 		return nil
 	}
-	if err := relist(); err != nil {
+	if err := relist(); errors.Is(err, ErrJobFailed) {
 		return nil, err
+	} else if err != nil {
+		log.Warn("list run bucket", "err", err)
 	}
 	if err := n.publish(ctx, batch, have); err != nil {
 		return nil, err
@@ -123,13 +142,10 @@ func (n *NATS) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, er
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case e, ok := <-watcher.Updates():
+		case e, ok := <-updates:
 			if !ok {
 				// The watcher ended (a reconnect): start another.
-				watcher, err = n.KV.WatchFiltered(ctx, []string{"done.>", "failed.>"}, jetstream.UpdatesOnly())
-				if err != nil {
-					return nil, fmt.Errorf("watch run bucket: %w", err)
-				}
+				watch()
 				continue
 			}
 			if e == nil || e.Operation() != jetstream.KeyValuePut {
@@ -139,6 +155,9 @@ func (n *NATS) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, er
 				return nil, err
 			}
 		case <-ticker.C:
+			if watcher == nil {
+				watch()
+			}
 			running = n.ackPending(ctx)
 			if err := relist(); err != nil {
 				log.Warn("re-list run bucket", "err", err)
@@ -155,10 +174,15 @@ func (n *NATS) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, er
 }
 
 // publish sends the jobs that are not done. The message ID makes a job
-// published again (after a coordinator restart) a duplicate the stream
-// drops, within its duplicate window.
+// published twice by this coordinator (a retried publish) a duplicate that
+// the stream drops.
 func (n *NATS) publish(ctx context.Context, batch []jobs.Job, have []bool) error {
-	var futures []jetstream.PubAckFuture
+	type pending struct {
+		job  jobs.Job
+		data []byte
+		f    jetstream.PubAckFuture
+	}
+	var sent []pending
 	for i, j := range batch {
 		if have[i] {
 			continue
@@ -167,23 +191,35 @@ func (n *NATS) publish(ctx context.Context, batch []jobs.Job, have []bool) error
 		if err != nil {
 			return err
 		}
-		f, err := n.Conn.JS.PublishAsync(broker.Subject(n.Run), data, jetstream.WithMsgID(n.Run+"."+j.Key()))
-		if err != nil {
-			return fmt.Errorf("publish %s: %w", j.ID(), err)
-		}
-		futures = append(futures, f)
+		p := pending{job: j, data: data}
+		// An async publish that cannot even start is sent again below.
+		p.f, _ = n.Conn.JS.PublishAsync(broker.Subject(n.Run), data, jetstream.WithMsgID(n.msgID(j)))
+		sent = append(sent, p)
 	}
-	for _, f := range futures {
-		select {
-		case <-f.Ok():
-		case err := <-f.Err():
-			return fmt.Errorf("publish job: %w", err)
-		case <-ctx.Done():
-			return ctx.Err()
+	for _, p := range sent {
+		if p.f != nil {
+			select {
+			case <-p.f.Ok():
+				continue
+			case <-p.f.Err():
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		// The server did not confirm: publish again, synchronously, until
+		// it does (a cluster electing a leader takes seconds).
+		err := retry(ctx, func(ctx context.Context) error {
+			_, err := n.Conn.JS.Publish(ctx, broker.Subject(n.Run), p.data, jetstream.WithMsgID(n.msgID(p.job)))
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("publish %s: %w", p.job.ID(), err)
 		}
 	}
 	return nil
 }
+
+func (n *NATS) msgID(j jobs.Job) string { return n.Run + "." + n.Nonce + "." + j.Key() }
 
 // watchDeadLetters turns the server's advisory that a job ran out of
 // deliveries (its workers kept dying or timing out) into a failed-record.

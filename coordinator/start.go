@@ -2,6 +2,8 @@ package coordinator
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -42,27 +44,56 @@ func Start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) 
 		return nil, err
 	}
 	replicas := broker.Replicas(ctx, conn)
-	if _, err := broker.Setup(ctx, conn.JS, replicas); err != nil {
-		return nil, err
-	}
-	kv, err := broker.RunBucket(ctx, conn.JS, cfg.Run, replicas)
+	var kv jetstream.KeyValue
+	err := retry(ctx, func(ctx context.Context) error {
+		if _, err := broker.Setup(ctx, conn.JS, replicas); err != nil {
+			return err
+		}
+		var err error
+		kv, err = broker.RunBucket(ctx, conn.JS, cfg.Run, replicas)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
+	st := state{kv}
 	var status Status
-	if found, err := (state{kv}).get(ctx, "status", &status); err != nil {
+	var plan Plan
+	if found, err := st.get(ctx, "status", &status); err != nil {
 		return nil, err
 	} else if found && status.State == StateDone {
-		if err := conn.JS.DeleteKeyValue(ctx, broker.Bucket(cfg.Run)); err != nil {
-			return nil, fmt.Errorf("reset finished run %s: %w", cfg.Run, err)
-		}
-		if kv, err = broker.RunBucket(ctx, conn.JS, cfg.Run, replicas); err != nil {
+		// A finished run named again is started afresh, unless the name
+		// is taken by other work.
+		if found, err := st.get(ctx, "plan", &plan); err != nil {
 			return nil, err
+		} else if found {
+			if err := clash(cfg.Run, plan, Plan{Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Shards: cfg.Shards, NoSymmetry: cfg.NoSymmetry}); err != nil {
+				return nil, err
+			}
+		}
+		err := retry(ctx, func(ctx context.Context) error {
+			if err := conn.JS.DeleteKeyValue(ctx, broker.Bucket(cfg.Run)); err != nil && !errors.Is(err, jetstream.ErrBucketNotFound) {
+				return err
+			}
+			var err error
+			kv, err = broker.RunBucket(ctx, conn.JS, cfg.Run, replicas)
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("reset finished run %s: %w", cfg.Run, err)
 		}
 	}
 	cfg.KV = kv
-	cfg.Exec = &NATS{Conn: conn, KV: kv, Run: cfg.Run, Log: cfg.Log}
+	cfg.Exec = &NATS{Conn: conn, KV: kv, Run: cfg.Run, Log: cfg.Log, Nonce: nonce()}
 	return Run(ctx, cfg)
+}
+
+// nonce tells this coordinator's job messages from those of an earlier
+// start of the same run, which the stream's duplicate window remembers.
+func nonce() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // ErrUnknownRun is returned by LoadPlan for a run that NATS does not know.

@@ -58,14 +58,23 @@ type state struct {
 }
 
 func (s state) get(ctx context.Context, key string, v any) (bool, error) {
-	e, err := s.kv.Get(ctx, key)
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return false, nil
-	}
+	var found bool
+	err := retry(ctx, func(ctx context.Context) error {
+		e, err := s.kv.Get(ctx, key)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			found = false
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		found = true
+		return permanent(json.Unmarshal(e.Value(), v))
+	})
 	if err != nil {
 		return false, fmt.Errorf("read %s: %w", key, err)
 	}
-	return true, json.Unmarshal(e.Value(), v)
+	return found, nil
 }
 
 func (s state) put(ctx context.Context, key string, v any) error {
@@ -73,7 +82,11 @@ func (s state) put(ctx context.Context, key string, v any) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.kv.Put(ctx, key, data); err != nil {
+	err = retry(ctx, func(ctx context.Context) error {
+		_, err := s.kv.Put(ctx, key, data)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("write %s: %w", key, err)
 	}
 	return nil
@@ -90,24 +103,34 @@ func (s state) plan(ctx context.Context, run string, p Plan) (Plan, bool, error)
 	if !found {
 		return p, false, s.put(ctx, "plan", p)
 	}
-	if old.Game != p.Game || old.Board != p.Board || old.Start != p.Start || old.Shards != p.Shards || old.NoSymmetry != p.NoSymmetry {
-		return p, false, fmt.Errorf("%w: %s is %s %s (start %q, shards %d, symmetry %v), not %s %s (start %q, shards %d, symmetry %v)",
-			ErrRunClash, run, old.Game, old.Board, old.Start, old.Shards, !old.NoSymmetry, p.Game, p.Board, p.Start, p.Shards, !p.NoSymmetry)
+	if err := clash(run, old, p); err != nil {
+		return p, false, err
 	}
 	return old, true, nil
+}
+
+// clash fails with ErrRunClash when the plans are for different work.
+func clash(run string, old, p Plan) error {
+	if old.Game != p.Game || old.Board != p.Board || old.Start != p.Start || old.Shards != p.Shards || old.NoSymmetry != p.NoSymmetry {
+		return fmt.Errorf("%w: %s is %s %s (start %q, shards %d, symmetry %v), not %s %s (start %q, shards %d, symmetry %v)",
+			ErrRunClash, run, old.Game, old.Board, old.Start, old.Shards, !old.NoSymmetry, p.Game, p.Board, p.Start, p.Shards, !p.NoSymmetry)
+	}
+	return nil
 }
 
 // clearFailures removes the failed-records of an earlier attempt, so that
 // a restarted run gives those jobs another chance.
 func (s state) clearFailures(ctx context.Context) error {
-	lister, err := s.kv.ListKeysFiltered(ctx, "failed.>")
-	if err != nil {
-		return err
-	}
-	for k := range lister.Keys() {
-		if err := s.kv.Purge(ctx, k); err != nil {
+	return retry(ctx, func(ctx context.Context) error {
+		lister, err := s.kv.ListKeysFiltered(ctx, "failed.>")
+		if err != nil {
 			return err
 		}
-	}
-	return nil
+		for k := range lister.Keys() {
+			if err := s.kv.Purge(ctx, k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

@@ -26,10 +26,11 @@ func mix(x uint64) uint64 {
 	return x ^ x>>31
 }
 
-// sortUnique sorts keys and drops repeats, in place; scratch is reused for
-// the radix passes and may be returned grown.
+// sortUnique sorts keys and drops repeats; scratch is reused for the radix
+// passes and returned, grown if need be. The result may live in either
+// keys or scratch.
 func sortUnique(keys, scratch []uint64) (sorted, newScratch []uint64) {
-	if len(keys) < 256 {
+	if len(keys) < radixMin {
 		slices.Sort(keys)
 		return slices.Compact(keys), scratch
 	}
@@ -41,9 +42,17 @@ func sortUnique(keys, scratch []uint64) (sorted, newScratch []uint64) {
 	return slices.Compact(keys), scratch
 }
 
-// radixSort sorts keys by 16-bit digits, least significant first, skipping
-// digits on which all keys agree. It returns the sorted slice, which is
-// either keys or scratch.
+// radixMin is the length below which a comparison sort is faster.
+const radixMin = 4096
+
+// radixBits is the width of a radix digit: 2048 buckets, whose counts fit
+// in the first-level cache.
+const radixBits = 11
+
+// radixSort sorts keys least significant digit first, with digits placed
+// on the bits in which the keys differ (positions pack into a few ranges
+// of bits) and none where they all agree. It returns the sorted slice,
+// which is either keys or scratch.
 func radixSort(keys, scratch []uint64) []uint64 {
 	var or, and uint64 = 0, ^uint64(0)
 	for _, k := range keys {
@@ -52,14 +61,18 @@ func radixSort(keys, scratch []uint64) []uint64 {
 	}
 	varying := or ^ and
 	src, dst := keys, scratch
-	var count [1 << 16]int
-	for shift := 0; shift < 64; shift += 16 {
-		if (varying>>shift)&0xffff == 0 {
-			continue
+	var count [1 << radixBits]int
+	const mask = 1<<radixBits - 1
+	for varying != 0 {
+		shift := uint(bits.TrailingZeros64(varying))
+		if shift+radixBits < 64 {
+			varying &^= (1<<radixBits - 1) << shift
+		} else {
+			varying = 0
 		}
 		clear(count[:])
 		for _, k := range src {
-			count[(k>>shift)&0xffff]++
+			count[(k>>shift)&mask]++
 		}
 		sum := 0
 		for i, c := range count {
@@ -67,7 +80,7 @@ func radixSort(keys, scratch []uint64) []uint64 {
 			sum += c
 		}
 		for _, k := range src {
-			d := (k >> shift) & 0xffff
+			d := (k >> shift) & mask
 			dst[count[d]] = k
 			count[d]++
 		}

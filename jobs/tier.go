@@ -62,6 +62,9 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 	// each standing for its orbit; every count is weighted by the orbit's
 	// size, so the totals are those of the plain enumeration.
 	group := games.StartGroup(g, !j.NoSymmetry)
+	// Few distinct pieces occur in many positions: remember their
+	// representatives, up to a sixteenth of the budget.
+	canonPiece := newPieceCache(group, int(j.budget()/16/64))
 	var stats TierStats
 	moves := games.NewMoveStats(g.Name() == "clobber")
 	var pcs []games.Piece
@@ -108,7 +111,7 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 			seen = append(seen, k)
 			// The orbit of pos holds w positions; their pieces make up
 			// the orbit of k, which the piece job spreads them over.
-			c := group.CanonPiece(k)
+			c := canonPiece.get(k)
 			rec := PieceRecord{Key: c, Positions: w, FirstTier: int32(j.Tier)}
 			if err := pieces.add(pieceBucket(c, j.ReduceShards), rec); err != nil {
 				return err
@@ -217,4 +220,31 @@ func WriteStart(ctx context.Context, st store.Store, s Spec, shards int) (Blob, 
 	blob, err := putKeys(ctx, st, name, s.header(g, KindPositions, 0), []uint64{start})
 	blob.Bucket = b
 	return blob, err
+}
+
+// pieceCache remembers the representatives of the orbits of pieces; when
+// full it starts afresh.
+type pieceCache struct {
+	group games.Group
+	m     map[games.PieceKey]games.PieceKey
+	limit int
+}
+
+func newPieceCache(group games.Group, limit int) *pieceCache {
+	return &pieceCache{group: group, m: make(map[games.PieceKey]games.PieceKey), limit: max(limit, 1024)}
+}
+
+func (c *pieceCache) get(k games.PieceKey) games.PieceKey {
+	if c.group.Size() == 1 {
+		return k
+	}
+	if r, ok := c.m[k]; ok {
+		return r
+	}
+	if len(c.m) >= c.limit {
+		clear(c.m)
+	}
+	r := c.group.CanonPiece(k)
+	c.m[k] = r
+	return r
 }

@@ -49,10 +49,20 @@ const ColPicture = "picture"
 // an explicit row-group size, and DELTA_BINARY_PACKED without dictionary for
 // the given (sorted key) columns.
 func writerProps(o writeOptions, deltaColumns ...string) *parquet.WriterProperties {
+	return writerPropsDict(o, true, deltaColumns...)
+}
+
+// writerPropsDict is writerProps with dictionary encoding on or off by
+// default. The pieces table turns it off: its columns are either constant
+// (game, board: zstd makes them nothing) or nearly all distinct, and the
+// dictionary's hashing costs more than it saves.
+func writerPropsDict(o writeOptions, dict bool, deltaColumns ...string) *parquet.WriterProperties {
 	props := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithCompressionLevel(1),
 		parquet.WithMaxRowGroupLength(o.rowGroupRows),
 		parquet.WithStats(true),
+		parquet.WithDictionaryDefault(dict),
 		// Pictures are nearly all distinct: a dictionary only costs time.
 		parquet.WithDictionaryFor(ColPicture, false),
 	}
@@ -68,7 +78,11 @@ func writerProps(o writeOptions, deltaColumns ...string) *parquet.WriterProperti
 // newFileWriter starts a Parquet file of the given schema on w. The schema's
 // metadata (table name and version) becomes the file's key-value metadata.
 func newFileWriter(sc *arrow.Schema, w io.Writer, o writeOptions, deltaColumns ...string) (*pqarrow.FileWriter, error) {
-	fw, err := pqarrow.NewFileWriter(sc, w, writerProps(o, deltaColumns...), pqarrow.DefaultWriterProps())
+	props := writerProps(o, deltaColumns...)
+	if sc == piecesSchema {
+		props = writerPropsDict(o, false, deltaColumns...)
+	}
+	fw, err := pqarrow.NewFileWriter(sc, w, props, pqarrow.DefaultWriterProps())
 	if err != nil {
 		return nil, fmt.Errorf("start parquet writer: %w", err)
 	}

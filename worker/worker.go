@@ -29,7 +29,7 @@ type Config struct {
 	OpenStore func(ctx context.Context, url string) (store.Store, error)
 	Log       *slog.Logger
 	// Heartbeat is how often a running job is reported in progress;
-	// zero means a third of broker.AckWait.
+	// zero means a third of broker.AckWait().
 	Heartbeat time.Duration
 	// Metrics, when set, count what the worker does.
 	Metrics *Metrics
@@ -63,7 +63,7 @@ func New(ctx context.Context, cfg Config) (*Worker, error) {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Heartbeat == 0 {
-		cfg.Heartbeat = broker.AckWait / 3
+		cfg.Heartbeat = broker.AckWait() / 3
 	}
 	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()

@@ -164,9 +164,25 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 }
 
 // checkWritable creates dir if needed and checks a file can be made in it.
+// It leaves no trace: directories it had to create are removed again.
 func checkWritable(dir string) error {
+	top := dir // the outermost directory that does not exist yet
+	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
+		if _, err := os.Stat(p); err == nil {
+			break
+		}
+		top = p
+		if filepath.Dir(p) == p {
+			break
+		}
+	}
+	_, statErr := os.Stat(dir)
+	created := statErr != nil
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
+	}
+	if created {
+		defer os.RemoveAll(top)
 	}
 	f, err := os.CreateTemp(dir, ".census-probe-*")
 	if err != nil {

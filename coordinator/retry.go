@@ -1,0 +1,56 @@
+package coordinator
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// retryFor bounds how long a NATS call is retried: long enough to ride out
+// a server leaving a cluster (an election takes seconds), short enough that
+// a lasting fault fails the run with its error.
+const retryFor = 2 * time.Minute
+
+// errPermanent marks an error that retrying cannot fix.
+type errPermanent struct{ err error }
+
+func (e errPermanent) Error() string { return e.err.Error() }
+func (e errPermanent) Unwrap() error { return e.err }
+
+func permanent(err error) error {
+	if err == nil {
+		return nil
+	}
+	return errPermanent{err}
+}
+
+// retry calls fn, each time with its own deadline, until it succeeds,
+// returns a permanent error, ctx ends, or retryFor has passed.
+func retry(ctx context.Context, fn func(ctx context.Context) error) error {
+	deadline := time.Now().Add(retryFor)
+	wait := 250 * time.Millisecond
+	for {
+		actx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		err := fn(actx)
+		cancel()
+		var p errPermanent
+		switch {
+		case err == nil:
+			return nil
+		case errors.As(err, &p):
+			return p.err
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case time.Now().After(deadline):
+			return err
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		wait = min(2*wait, 5*time.Second)
+	}
+}
