@@ -65,11 +65,22 @@ func New(ctx context.Context, cfg Config) (*Worker, error) {
 	if cfg.Heartbeat == 0 {
 		cfg.Heartbeat = broker.AckWait() / 3
 	}
-	sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	cons, err := broker.Setup(sctx, cfg.Conn.JS, broker.Replicas(sctx, cfg.Conn))
-	if err != nil {
-		return nil, err
+	// Several processes creating the stream at once on a new cluster can
+	// time out while its servers agree: try again for a while.
+	var cons jetstream.Consumer
+	var err error
+	for wait, deadline := 250*time.Millisecond, time.Now().Add(2*time.Minute); ; wait = min(2*wait, 5*time.Second) {
+		sctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		cons, err = broker.Setup(sctx, cfg.Conn.JS, broker.Replicas(sctx, cfg.Conn))
+		cancel()
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			return nil, err
+		}
+		cfg.Log.Warn("set up the job stream, will retry", "err", err)
+		sleep(ctx, wait)
 	}
 	return &Worker{cfg: cfg, cons: cons, buckets: map[string]jetstream.KeyValue{}, stores: map[string]store.Store{}}, nil
 }

@@ -48,8 +48,24 @@ func memBudget(flag string, slots int) (total, perJob int64, err error) {
 	return total, total / int64(slots), nil
 }
 
-// physicalMemory reads MemTotal from /proc/meminfo, or guesses 4GiB.
+// physicalMemory is the memory this process may use: MemTotal from
+// /proc/meminfo, or a container's cgroup limit when lower; 4GiB if neither
+// can be read.
 func physicalMemory() int64 {
+	mem := memTotal()
+	for _, p := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		if limit, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64); err == nil && limit > 0 {
+			mem = min(mem, limit)
+		}
+	}
+	return mem
+}
+
+func memTotal() int64 {
 	f, err := os.Open("/proc/meminfo")
 	if err != nil {
 		return 4 << 30

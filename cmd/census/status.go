@@ -73,8 +73,12 @@ func printRuns(w io.Writer, runs []coordinator.RunInfo) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tGAME\tBOARD\tSTATE\tSTAGE\tTIER\tPOSITIONS\tJOBS DONE\tPENDING\tFAILED")
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d/%d\t%d\t%d\t%d\t%d\n", r.Run, r.Plan.Game, r.Plan.Board,
-			r.Status.State, r.Status.Stage, r.Status.Tier, r.Status.MaxTier, r.Status.Positions, r.JobsDone, r.JobsPending, r.JobsFailed)
+		tier := fmt.Sprintf("%d/%d", r.Status.Tier, r.Status.MaxTier)
+		if r.Status.Stage != "tier" {
+			tier = fmt.Sprintf("%d tiers", r.Status.Tier)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\n", r.Run, r.Plan.Game, r.Plan.Board,
+			r.Status.State, r.Status.Stage, tier, r.Status.Positions, r.JobsDone, r.JobsPending, r.JobsFailed)
 	}
 	tw.Flush()
 	for _, r := range runs {
