@@ -1,12 +1,15 @@
 package coordinator_test
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
 
+	"github.com/census-cgt/census/coordinator"
+	"github.com/census-cgt/census/internal/embedded"
 	"github.com/census-cgt/census/internal/refcensus"
 	"github.com/census-cgt/census/schema"
 )
@@ -173,4 +176,33 @@ func deref64(p *uint64) uint64 {
 		return 1<<64 - 1
 	}
 	return *p
+}
+
+// TestTinyMemoryBudget runs Clobber 4x4 with the smallest budget, so that
+// jobs spill many sorted runs and merge them, and checks the spec's numbers.
+func TestTinyMemoryBudget(t *testing.T) {
+	tmp := t.TempDir()
+	out := coordinator.OutputDir(filepath.Join(tmp, "out"), "clobber", "4x4")
+	res, err := embedded.Run(context.Background(), embedded.Options{
+		Game: "clobber", Board: "4x4", Out: out, Data: filepath.Join(tmp, "data"),
+		Workers: 2, MemBudget: 1 << 20, Version: "test", KeepData: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := res.Summary
+	// census-spec.md, Clobber 4x4.
+	if s.Positions != 1809927 || s.Moves != 12192184 || s.DeadFreeBoards != 791655 || s.PiecesInPlace != 424085 || s.PiecesTranslated != 395947 {
+		t.Errorf("with a 1MiB budget: positions %d, moves %d, dead-free %d, in place %d, translated %d; want the spec's 1809927, 12192184, 791655, 424085, 395947",
+			s.Positions, s.Moves, s.DeadFreeBoards, s.PiecesInPlace, s.PiecesTranslated)
+	}
+	if n := len(readPieces(t, out)); n != 395947 {
+		t.Errorf("pieces table has %d rows, want 395947", n)
+	}
+	// The budget must have made the jobs spill: some job wrote more than
+	// one part.
+	parts, _ := filepath.Glob(filepath.Join(tmp, "data", "blobs", "*", "t*", "*-p001.frag"))
+	if len(parts) == 0 {
+		t.Errorf("no job spilled a second part with a 1MiB budget")
+	}
 }
