@@ -185,7 +185,7 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 		}
 		total.Add(stats)
 		tiers = append(tiers, tierRow(g, t, stats))
-		cfg.Log.Info("tier done", "tier", t, "positions", stats.Positions, "moves", stats.Moves, "shards", shards)
+		cfg.Log.Info("tier done", "tier", t, "positions", stats.Positions, "stored", stats.Stored, "moves", stats.Moves, "shards", shards)
 		tr.stage("tier", t+1, total.Positions)
 		branching = float64(stats.Moves) / float64(stats.Positions)
 		inputs, shards = next, nextShards
