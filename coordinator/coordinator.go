@@ -188,6 +188,13 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 		cfg.Log.Info("tier done", "tier", t, "positions", stats.Positions, "stored", stats.Stored, "moves", stats.Moves, "shards", shards)
 		tr.stage("tier", t+1, total.Positions)
 		branching = float64(stats.Moves) / float64(stats.Positions)
+		// Tier t is done for good: its position fragments are read by no
+		// job again, even after a restart (which replays done-records).
+		if !cfg.KeepBlobs {
+			if err := cfg.Store.DeletePrefix(ctx, fmt.Sprintf("%s/t%04d/", cfg.Run, t)); err != nil {
+				cfg.Log.Warn("delete the fragments of a finished tier", "tier", t, "err", err)
+			}
+		}
 		inputs, shards = next, nextShards
 	}
 
