@@ -307,7 +307,9 @@ func (fr *fragReader) nextKey() (k uint64, ok bool, err error) {
 		return 0, false, nil
 	}
 	d := fr.uvarint()
-	if d == 0 && fr.left != fr.Count && fr.err == nil {
+	// Keys strictly increase: a zero delta, or one that wraps past 2^64,
+	// is out of order.
+	if fr.err == nil && fr.left != fr.Count && (d == 0 || fr.prev+d < fr.prev) {
 		return 0, false, fr.corrupt("keys out of order")
 	}
 	fr.prev += d
