@@ -203,7 +203,7 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 	if err != nil {
 		return nil, err
 	}
-	sum := summarize(g, cfg.Start, tiers, total, pieces, classes)
+	sum := summarize(g, tiers, total, pieces, classes)
 	return &Result{Summary: sum, Tiers: tiers, Tables: tables}, nil
 }
 

@@ -16,7 +16,7 @@ func tierRow(g games.Game, t int, s jobs.TierStats) schema.Tier {
 }
 
 // summarize puts the counts of a finished run into its summary.
-func summarize(g games.Game, start string, tiers []schema.Tier, total jobs.TierStats, pieces jobs.PieceResult, classes jobs.ClassResult) schema.Summary {
+func summarize(g games.Game, tiers []schema.Tier, total jobs.TierStats, pieces jobs.PieceResult, classes jobs.ClassResult) schema.Summary {
 	s := schema.Summary{
 		SchemaVersion:         schema.Version,
 		Game:                  g.Name(),

@@ -187,9 +187,6 @@ func TestBucketRangeAndUniformity(t *testing.T) {
 			}
 		})
 	}
-	if Bucket(12345, 8) != Bucket(12345, 8) {
-		t.Error("Bucket is not a function")
-	}
 	// pieceBucket spreads the keys of one box over the buckets too.
 	counts := make([]int, 8)
 	for lo := uint64(0); lo < 8000; lo++ {

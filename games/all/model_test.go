@@ -33,11 +33,6 @@ func (g grid) String() string {
 	return strings.Join(rows, "/")
 }
 
-func parseGrid(diagram string) grid {
-	rows := strings.Split(diagram, "/")
-	return grid{len(rows), len(rows[0]), []byte(strings.Join(rows, ""))}
-}
-
 // model is what the property tests know of one game.
 type model struct {
 	name string
