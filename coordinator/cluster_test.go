@@ -268,8 +268,10 @@ func TestThreeNodeCluster(t *testing.T) {
 // TestTwoRunsAtOnce runs two censuses at once on one server, with one
 // worker and one store directory shared by both: each comes out as it
 // does alone.
-func TestTwoRunsAtOnce(t *testing.T) {
-	srv, err := broker.StartServer(broker.ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), Name: "two-runs"})
+// startServer starts one NATS server for the test and returns its URL.
+func startServer(t *testing.T, name string) string {
+	t.Helper()
+	srv, err := broker.StartServer(broker.ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), Name: name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,8 +279,13 @@ func TestTwoRunsAtOnce(t *testing.T) {
 		srv.Shutdown()
 		srv.WaitForShutdown()
 	})
+	return srv.ClientURL()
+}
+
+func TestTwoRunsAtOnce(t *testing.T) {
+	url := startServer(t, "two-runs")
 	st := newDir(t)
-	startWorker(t, connect(t, srv.ClientURL()), st, 2)
+	startWorker(t, connect(t, url), st, 2)
 
 	runs := []struct{ game, board string }{{"clobber", "3x4"}, {"domineering", "4x4"}}
 	results := make([]*coordinator.Result, len(runs))
@@ -291,7 +298,7 @@ func TestTwoRunsAtOnce(t *testing.T) {
 	last := make([]time.Time, len(runs))
 	var wg sync.WaitGroup
 	for i, r := range runs {
-		conn := connect(t, srv.ClientURL())
+		conn := connect(t, url)
 		outs[i] = filepath.Join(t.TempDir(), "out")
 		progress := func(p coordinator.Progress) {
 			if p.Stage != "tier" {

@@ -47,17 +47,10 @@ func (d *duplicating) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Res
 // each tier, and requires the same outputs as a plain run: jobs are
 // idempotent, so at-least-once delivery gives exactly-once results.
 func TestDuplicateDelivery(t *testing.T) {
-	srv, err := broker.StartServer(broker.ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), Name: "duplicates"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		srv.Shutdown()
-		srv.WaitForShutdown()
-	})
+	url := startServer(t, "duplicates")
 	st := newDir(t)
-	startWorker(t, connect(t, srv.ClientURL()), st, 2)
-	conn := connect(t, srv.ClientURL())
+	startWorker(t, connect(t, url), st, 2)
+	conn := connect(t, url)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	const run = "duplicates"
