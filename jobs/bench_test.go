@@ -15,13 +15,11 @@ import (
 	"io"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/games/all"
-	"github.com/census-cgt/census/store"
 )
 
 // benchTierSize is how many stored positions the realistic tier holds at
@@ -399,98 +397,6 @@ func BenchmarkReadKeys(b *testing.B) {
 	}
 }
 
-// benchStore is a Store in memory whose blobs can be dropped between
-// iterations; discard makes it count bytes and keep nothing.
-type benchStore struct {
-	mu      sync.Mutex
-	blobs   map[string][]byte
-	discard bool
-	written int64
-}
-
-var _ store.Store = (*benchStore)(nil)
-
-func newBenchStore(discard bool) *benchStore {
-	return &benchStore{blobs: map[string][]byte{}, discard: discard}
-}
-
-type benchWriter struct {
-	s    *benchStore
-	name string
-	buf  bytes.Buffer
-	n    int64
-}
-
-func (w *benchWriter) Write(p []byte) (int, error) {
-	w.n += int64(len(p))
-	if w.s.discard {
-		return len(p), nil
-	}
-	return w.buf.Write(p)
-}
-
-func (w *benchWriter) Commit() error {
-	w.s.mu.Lock()
-	defer w.s.mu.Unlock()
-	w.s.written += w.n
-	if !w.s.discard {
-		w.s.blobs[w.name] = w.buf.Bytes()
-	}
-	return nil
-}
-
-func (w *benchWriter) Abort() {}
-
-func (s *benchStore) Create(ctx context.Context, name string) (store.Writer, error) {
-	return &benchWriter{s: s, name: name}, nil
-}
-
-func (s *benchStore) Open(ctx context.Context, name string) (io.ReadCloser, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	data, ok := s.blobs[name]
-	if !ok {
-		return nil, store.ErrNotFound
-	}
-	return io.NopCloser(bytes.NewReader(data)), nil
-}
-
-func (s *benchStore) OpenRange(ctx context.Context, name string, offset, length int64) (io.ReadCloser, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	data, ok := s.blobs[name]
-	if !ok {
-		return nil, store.ErrNotFound
-	}
-	lo := min(offset, int64(len(data)))
-	hi := min(offset+length, int64(len(data)))
-	return io.NopCloser(bytes.NewReader(data[lo:hi])), nil
-}
-
-func (s *benchStore) List(ctx context.Context, prefix string) ([]string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []string
-	for n := range s.blobs {
-		if strings.HasPrefix(n, prefix) {
-			out = append(out, n)
-		}
-	}
-	slices.Sort(out)
-	return out, nil
-}
-
-func (s *benchStore) DeletePrefix(ctx context.Context, prefix string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for n := range s.blobs {
-		if strings.HasPrefix(n, prefix) {
-			delete(s.blobs, n)
-		}
-	}
-	return nil
-}
-
 // BenchmarkSpiller measures a tier job's successor spiller: the realistic
 // successors (unsorted, with repeats) added to 16 buckets by Bucket, spilled
 // at a limit of 64Ki keys into sorted fragments on a store that discards
@@ -502,7 +408,7 @@ func BenchmarkSpiller(b *testing.B) {
 		b.Run(fmt.Sprintf("limit=%d", limit), func(b *testing.B) {
 			const buckets = 16
 			ctx := context.Background()
-			st := newBenchStore(true)
+			st := &memStore{blobs: map[string][]byte{}, discard: true}
 			var scratch []uint64
 			b.ReportAllocs()
 			n, parts, ops := 0, 0, 0
@@ -539,7 +445,7 @@ func BenchmarkSpiller(b *testing.B) {
 func BenchmarkRunTier(b *testing.B) {
 	d := benchTier(b)
 	ctx := context.Background()
-	in := newBenchStore(false)
+	in := newMemStore()
 	spec := Spec{Run: "bench", Game: "clobber", Board: "4x4", MemBudget: 256 << 20}
 	blob, err := putKeys(ctx, in, "bench/input.frag", spec.header(d.g, KindPositions, d.tier), d.positions)
 	if err != nil {
@@ -550,7 +456,7 @@ func BenchmarkRunTier(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		b.StopTimer()
-		st := newBenchStore(false)
+		st := newMemStore()
 		st.blobs["bench/input.frag"] = in.blobs["bench/input.frag"]
 		j := job
 		b.StartTimer()
