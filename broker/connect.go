@@ -107,8 +107,8 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		if isAuthText(err.Error()) {
 			return nil, fmt.Errorf("%w at %s: %v", ErrAuth, Redact(o.URL), err)
 		}
-		if isTLSText(err.Error()) {
-			return nil, fmt.Errorf("connect to NATS at %s: %w (does --tls-ca name the CA that signed the server's certificate?)", Redact(o.URL), err)
+		if hint := tlsHint(err.Error()); hint != "" {
+			return nil, fmt.Errorf("connect to NATS at %s: %w (%s)", Redact(o.URL), err, hint)
 		}
 		return nil, fmt.Errorf("connect to NATS at %s: %w", Redact(o.URL), err)
 	}
@@ -140,6 +140,15 @@ func isAuthText(s string) bool {
 	return strings.Contains(strings.ToLower(s), "authorization violation")
 }
 
-func isTLSText(s string) bool {
-	return strings.Contains(s, "x509:") || strings.Contains(s, "tls:")
+// tlsHint says which TLS flag to look at for a failed handshake: the
+// server's certificate did not verify, or the server hung up on a client
+// without a certificate it trusts.
+func tlsHint(s string) string {
+	switch {
+	case strings.Contains(s, "x509:"):
+		return "does --tls-ca name the CA that signed the server's certificate?"
+	case strings.Contains(s, "tls"):
+		return "does the server want a client certificate, --tls-cert and --tls-key, signed by a CA it trusts?"
+	}
+	return ""
 }
