@@ -115,6 +115,9 @@ func OpenRunBucket(ctx context.Context, js jetstream.JetStream, run string) (jet
 type Conn struct {
 	NC *nats.Conn
 	JS jetstream.JetStream
+	// denials are the permission violations the server reported; nil for
+	// a Conn not made by Connect.
+	denials *denials
 }
 
 // Close drains the connection.

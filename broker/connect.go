@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 
@@ -18,6 +17,8 @@ type ConnOptions struct {
 	URL string
 	// Name is the client name the server shows.
 	Name string
+	// User and Password log in as a NATS user when the URL names none.
+	User, Password string
 	// Creds is a credentials file (JWT and NKey seed).
 	Creds string
 	// Token is an authentication token.
@@ -35,18 +36,33 @@ var ErrUnreachable = errors.New("cannot reach NATS")
 // ErrAuth is returned when NATS refuses the credentials.
 var ErrAuth = errors.New("NATS refused the credentials")
 
-// Redact returns u with any password or token in it replaced, for logs.
+// Redact returns u, one NATS URL or a comma separated list of them, with
+// every password or token replaced, for logs and errors. It works on the
+// text rather than a parsed URL so that nothing that fails to parse (a list,
+// a URL without scheme, a password with a '/' in it) slips through.
 func Redact(u string) string {
-	p, err := url.Parse(u)
-	if err != nil || p.User == nil {
+	parts := strings.Split(u, ",")
+	for i, p := range parts {
+		parts[i] = redactOne(p)
+	}
+	return strings.Join(parts, ",")
+}
+
+func redactOne(u string) string {
+	scheme, rest := "", u
+	if i := strings.Index(u, "://"); i >= 0 {
+		scheme, rest = u[:i+3], u[i+3:]
+	}
+	// A password may hold '@': the host starts after the last one.
+	at := strings.LastIndex(rest, "@")
+	if at < 0 {
 		return u
 	}
-	if _, ok := p.User.Password(); ok {
-		p.User = url.UserPassword(p.User.Username(), "redacted")
-	} else {
-		p.User = url.User("redacted")
+	if name, _, ok := strings.Cut(rest[:at], ":"); ok {
+		return scheme + name + ":redacted@" + rest[at+1:]
 	}
-	return p.String()
+	// A user alone is a token to NATS.
+	return scheme + "redacted@" + rest[at+1:]
 }
 
 // Connect opens a connection that reconnects forever, and its JetStream
@@ -56,8 +72,10 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 	if o.Timeout == 0 {
 		o.Timeout = 5 * time.Second
 	}
+	d := &denials{active: map[int]context.CancelCauseFunc{}}
 	opts := []nats.Option{
 		nats.Name(o.Name),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { d.report(err) }),
 		nats.Timeout(o.Timeout),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(500 * time.Millisecond),
@@ -65,6 +83,9 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 	}
 	if o.Creds != "" {
 		opts = append(opts, nats.UserCredentials(o.Creds))
+	}
+	if o.User != "" || o.Password != "" {
+		opts = append(opts, nats.UserInfo(o.User, o.Password))
 	}
 	if o.Token != "" {
 		opts = append(opts, nats.Token(o.Token))
@@ -86,6 +107,9 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		if isAuthText(err.Error()) {
 			return nil, fmt.Errorf("%w at %s: %v", ErrAuth, Redact(o.URL), err)
 		}
+		if hint := tlsHint(err.Error()); hint != "" {
+			return nil, fmt.Errorf("connect to NATS at %s: %w (%s)", Redact(o.URL), err, hint)
+		}
 		return nil, fmt.Errorf("connect to NATS at %s: %w", Redact(o.URL), err)
 	}
 	js, err := jetstream.New(nc)
@@ -93,16 +117,38 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		nc.Close()
 		return nil, fmt.Errorf("jetstream at %s: %w", Redact(o.URL), err)
 	}
+	c := &Conn{NC: nc, JS: js, denials: d}
 	// Fail early, with a clear message, when JetStream is off.
 	actx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
-	if _, err := js.AccountInfo(actx); err != nil {
+	err = c.Do(actx, func(ctx context.Context) error {
+		_, err := js.AccountInfo(ctx)
+		return err
+	})
+	switch {
+	case errors.Is(err, ErrDenied):
+		nc.Close()
+		return nil, fmt.Errorf("JetStream at %s: %w", Redact(o.URL), err)
+	case err != nil:
 		nc.Close()
 		return nil, fmt.Errorf("JetStream at %s: %w (is the server started with JetStream on?)", Redact(o.URL), err)
 	}
-	return &Conn{NC: nc, JS: js}, nil
+	return c, nil
 }
 
 func isAuthText(s string) bool {
 	return strings.Contains(strings.ToLower(s), "authorization violation")
+}
+
+// tlsHint says which TLS flag to look at for a failed handshake: the
+// server's certificate did not verify, or the server hung up on a client
+// without a certificate it trusts.
+func tlsHint(s string) string {
+	switch {
+	case strings.Contains(s, "x509:"):
+		return "does --tls-ca name the CA that signed the server's certificate?"
+	case strings.Contains(s, "tls"):
+		return "does the server want a client certificate, --tls-cert and --tls-key, signed by a CA it trusts?"
+	}
+	return ""
 }

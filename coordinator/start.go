@@ -46,12 +46,14 @@ func Start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) 
 	replicas := broker.Replicas(ctx, conn)
 	var kv jetstream.KeyValue
 	err := retry(ctx, func(ctx context.Context) error {
-		if _, err := broker.Setup(ctx, conn.JS, replicas); err != nil {
+		return deniedIsPermanent(conn.Do(ctx, func(ctx context.Context) error {
+			if _, err := broker.Setup(ctx, conn.JS, replicas); err != nil {
+				return err
+			}
+			var err error
+			kv, err = broker.RunBucket(ctx, conn.JS, cfg.Run, replicas)
 			return err
-		}
-		var err error
-		kv, err = broker.RunBucket(ctx, conn.JS, cfg.Run, replicas)
-		return err
+		}))
 	})
 	if err != nil {
 		return nil, err
@@ -72,12 +74,14 @@ func Start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) 
 			}
 		}
 		err := retry(ctx, func(ctx context.Context) error {
-			if err := conn.JS.DeleteKeyValue(ctx, broker.Bucket(cfg.Run)); err != nil && !errors.Is(err, jetstream.ErrBucketNotFound) {
+			return deniedIsPermanent(conn.Do(ctx, func(ctx context.Context) error {
+				if err := conn.JS.DeleteKeyValue(ctx, broker.Bucket(cfg.Run)); err != nil && !errors.Is(err, jetstream.ErrBucketNotFound) {
+					return err
+				}
+				var err error
+				kv, err = broker.RunBucket(ctx, conn.JS, cfg.Run, replicas)
 				return err
-			}
-			var err error
-			kv, err = broker.RunBucket(ctx, conn.JS, cfg.Run, replicas)
-			return err
+			}))
 		})
 		if err != nil {
 			return nil, fmt.Errorf("reset finished run %s: %w", cfg.Run, err)
@@ -86,6 +90,15 @@ func Start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) 
 	cfg.KV = kv
 	cfg.Exec = &NATS{Conn: conn, KV: kv, Run: cfg.Run, Log: cfg.Log, Nonce: nonce()}
 	return Run(ctx, cfg)
+}
+
+// deniedIsPermanent makes a permission violation final: a user without
+// the coordinator's permissions (see deploy/nats) keeps lacking them.
+func deniedIsPermanent(err error) error {
+	if errors.Is(err, broker.ErrDenied) {
+		return permanent(err)
+	}
+	return err
 }
 
 // nonce tells this coordinator's job messages from those of an earlier

@@ -53,8 +53,12 @@ type Worker struct {
 	stores  map[string]store.Store
 }
 
-// New sets up the job stream and consumer (creating them if needed) and
-// returns a worker.
+// New opens the workers' consumer and returns a worker. It looks the
+// consumer up first, so that a worker whose NATS user may only use it (see
+// deploy/nats) runs once a coordinator has set up the job stream; when there
+// is no stream yet it creates one, or, when its user may not, waits for a
+// coordinator to. It fails when ctx ends or NATS keeps failing for two
+// minutes.
 func New(ctx context.Context, cfg Config) (*Worker, error) {
 	if cfg.Jobs < 1 {
 		cfg.Jobs = 1
@@ -69,20 +73,47 @@ func New(ctx context.Context, cfg Config) (*Worker, error) {
 	// time out while its servers agree: try again for a while.
 	var cons jetstream.Consumer
 	var err error
+	waiting := false
 	for wait, deadline := 250*time.Millisecond, time.Now().Add(2*time.Minute); ; wait = min(2*wait, 5*time.Second) {
-		sctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-		cons, err = broker.Setup(sctx, cfg.Conn.JS, broker.Replicas(sctx, cfg.Conn))
-		cancel()
+		cons, err = openConsumer(ctx, cfg.Conn)
 		if err == nil {
 			break
 		}
-		if ctx.Err() != nil || time.Now().After(deadline) {
+		switch {
+		case ctx.Err() != nil:
 			return nil, err
+		case errors.Is(err, broker.ErrDenied):
+			// Not a fault: the coordinator sets the stream up.
+			if !waiting {
+				cfg.Log.Info("no job stream yet and this NATS user may not create it: waiting for a coordinator", "err", err)
+				waiting = true
+			}
+			deadline = time.Now().Add(2 * time.Minute)
+		case time.Now().After(deadline):
+			return nil, err
+		default:
+			cfg.Log.Warn("set up the job stream, will retry", "err", err)
 		}
-		cfg.Log.Warn("set up the job stream, will retry", "err", err)
 		sleep(ctx, wait)
 	}
 	return &Worker{cfg: cfg, cons: cons, buckets: map[string]jetstream.KeyValue{}, stores: map[string]store.Store{}}, nil
+}
+
+// openConsumer looks up the workers' consumer, and creates it with its
+// stream when either is missing.
+func openConsumer(ctx context.Context, conn *broker.Conn) (jetstream.Consumer, error) {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	var cons jetstream.Consumer
+	err := conn.Do(ctx, func(ctx context.Context) error {
+		var err error
+		cons, err = conn.JS.Consumer(ctx, broker.Stream, broker.Consumer)
+		if errors.Is(err, jetstream.ErrStreamNotFound) || errors.Is(err, jetstream.ErrConsumerNotFound) {
+			cons, err = broker.Setup(ctx, conn.JS, broker.Replicas(ctx, conn))
+		}
+		return err
+	})
+	return cons, err
 }
 
 // Run pulls and runs jobs on cfg.Jobs slots until ctx ends. A job running

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -16,13 +17,21 @@ import (
 
 // natsFlags are the flags of every command that talks to a NATS server.
 type natsFlags struct {
-	url, creds, token, ca, cert, key string
+	url, user, creds, token, ca, cert, key string
 }
+
+// Secrets may come from the environment rather than the command line,
+// where any user of the machine can read them (ps).
+const (
+	envPassword = "CENSUS_NATS_PASSWORD"
+	envToken    = "CENSUS_NATS_TOKEN"
+)
 
 func (f *natsFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.url, "nats", "nats://127.0.0.1:4222", "NATS server URL(s), comma separated; user:password@ may be given in the URL")
+	fl.StringVar(&f.user, "nats-user", "", "NATS user, its password in $"+envPassword)
 	fl.StringVar(&f.creds, "nats-creds", "", "NATS credentials file (JWT and NKey seed)")
-	fl.StringVar(&f.token, "nats-token", "", "NATS authentication token")
+	fl.StringVar(&f.token, "nats-token", "", "NATS authentication token (better: $"+envToken+")")
 	fl.StringVar(&f.ca, "tls-ca", "", "PEM file of the CA that signed the NATS server's certificate")
 	fl.StringVar(&f.cert, "tls-cert", "", "PEM client certificate for NATS mutual TLS")
 	fl.StringVar(&f.key, "tls-key", "", "PEM client key for NATS mutual TLS")
@@ -31,8 +40,16 @@ func (f *natsFlags) register(fl *pflag.FlagSet) {
 // connect connects, turning an unreachable server or refused credentials
 // into an error that names the URL (without its secrets).
 func (f *natsFlags) connect(ctx context.Context, name string) (*broker.Conn, error) {
+	token := f.token
+	if token == "" {
+		token = os.Getenv(envToken)
+	}
+	var password string
+	if f.user != "" {
+		password = os.Getenv(envPassword)
+	}
 	c, err := broker.Connect(ctx, broker.ConnOptions{
-		URL: f.url, Name: name, Creds: f.creds, Token: f.token,
+		URL: f.url, Name: name, User: f.user, Password: password, Creds: f.creds, Token: token,
 		TLSCA: f.ca, TLSCert: f.cert, TLSKey: f.key, Timeout: 5 * time.Second,
 	})
 	if err != nil {
