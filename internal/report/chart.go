@@ -13,17 +13,13 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// Chart is one chart of the report: a plot and, for charts that overlay
+// chart is one chart of the report: a plot and, for charts that overlay
 // several runs, a legend drawn right of the plot so that it never hides
 // the data.
-type Chart struct {
+type chart struct {
 	// Name is the chart's part of its PNG file name and of its HTML id:
 	// positions, split-share, pieces-by-size, ladder or edge-rule-joins.
-	Name string
-	// Labels are texts the chart shows besides its axes, such as the
-	// factors of the ladder, in the order drawn.
-	Labels []string
-
+	Name   string
 	plot   *plot.Plot
 	legend *plot.Legend
 	// legendBelow puts the legend under the plot rather than right of it.
@@ -73,7 +69,7 @@ func newLegend() *plot.Legend {
 }
 
 // draw draws the chart onto c: the plot, and the legend right of it.
-func (ch *Chart) draw(c draw.Canvas) {
+func (ch *chart) draw(c draw.Canvas) {
 	c.SetColor(color.White)
 	c.Fill(c.Rectangle.Path())
 	if ch.legend == nil {
@@ -93,7 +89,7 @@ func (ch *Chart) draw(c draw.Canvas) {
 
 // SVG returns the chart as SVG markup to put inline in HTML: the <svg>
 // element without the XML prolog.
-func (ch *Chart) SVG() (out []byte, err error) {
+func (ch *chart) SVG() (out []byte, err error) {
 	defer recoverDraw(ch.Name, &err)
 	c := vgsvg.New(ch.width, ch.height)
 	ch.draw(draw.New(c))
@@ -115,7 +111,7 @@ func (ch *Chart) SVG() (out []byte, err error) {
 }
 
 // PNG returns the chart as a PNG image.
-func (ch *Chart) PNG() (out []byte, err error) {
+func (ch *chart) PNG() (out []byte, err error) {
 	defer recoverDraw(ch.Name, &err)
 	c := vgimg.NewWith(vgimg.UseWH(ch.width, ch.height), vgimg.UseDPI(pngDPI))
 	ch.draw(draw.New(c))

@@ -46,12 +46,12 @@ func ladderFactors(r Run) []string {
 }
 
 // runCharts returns the charts of one run.
-func runCharts(r Run) ([]*Chart, error) {
-	makers := []func(Run) (*Chart, error){positionsChart, splitChart, piecesChart, ladderChart}
+func runCharts(r Run) ([]*chart, error) {
+	makers := []func(Run) (*chart, error){positionsChart, splitChart, piecesChart, ladderChart}
 	if r.Summary.EdgeRuleJoins != nil {
 		makers = append(makers, edgeChart)
 	}
-	var charts []*Chart
+	var charts []*chart
 	for _, m := range makers {
 		ch, err := m(r)
 		if err != nil {
@@ -62,8 +62,8 @@ func runCharts(r Run) ([]*Chart, error) {
 	return charts, nil
 }
 
-func runChart(name string, p *plot.Plot) *Chart {
-	return &Chart{Name: name, plot: p, width: runWidth, height: runHeight}
+func runChart(name string, p *plot.Plot) *chart {
+	return &chart{Name: name, plot: p, width: runWidth, height: runHeight}
 }
 
 // runName is how a chart title names a run.
@@ -126,7 +126,7 @@ func series(p *plot.Plot, leg *plot.Legend, name string, xs, ys []float64, clr c
 	return nil
 }
 
-func positionsChart(r Run) (*Chart, error) {
+func positionsChart(r Run) (*chart, error) {
 	s := r.Summary
 	p := newPlot("Positions by tier: "+runName(r), tierLabel, "positions (log scale)")
 	leg := newLegend()
@@ -147,7 +147,7 @@ func positionsChart(r Run) (*Chart, error) {
 	return ch, nil
 }
 
-func splitChart(r Run) (*Chart, error) {
+func splitChart(r Run) (*chart, error) {
 	s := r.Summary
 	p := newPlot("Share of split positions by tier: "+runName(r), tierLabel, "split positions / positions")
 	leg := newLegend()
@@ -204,7 +204,7 @@ func bySize(r Run) (sizes, counts []float64) {
 	return sizes, counts
 }
 
-func piecesChart(r Run) (*Chart, error) {
+func piecesChart(r Run) (*chart, error) {
 	p := newPlot("Distinct live pieces by size: "+runName(r), sizeLabel(r.Summary.Game), "translated pieces (log scale)")
 	sizes, counts := bySize(r)
 	if len(sizes) == 0 {
@@ -221,7 +221,7 @@ func piecesChart(r Run) (*Chart, error) {
 // Colours of the ladder: boards, then pieces.
 var boardColor, pieceColor = palette[0], palette[1]
 
-func ladderChart(r Run) (*Chart, error) {
+func ladderChart(r Run) (*chart, error) {
 	p := newPlot("Identification ladder: "+runName(r), "", "count (log scale)")
 	levels := floats(ladder(r))
 	xs := tiers(len(levels))
@@ -259,11 +259,10 @@ func ladderChart(r Run) (*Chart, error) {
 	leg.Add("live pieces (the factor is the shrink from the bar to its left)", pieces)
 	ch := runChart(chartLadder, p)
 	ch.legend, ch.legendBelow = leg, true
-	ch.Labels = labels
 	return ch, nil
 }
 
-func edgeChart(r Run) (*Chart, error) {
+func edgeChart(r Run) (*chart, error) {
 	s := r.Summary
 	total := *s.EdgeRuleJoins
 	share := 0.0
@@ -282,7 +281,6 @@ func edgeChart(r Run) (*Chart, error) {
 	p.Y.Tick.Marker = countTicks{}
 	p.X.Tick.Marker = integerTicks{}
 	ch := runChart(chartEdge, p)
-	ch.Labels = []string{note}
 	return ch, nil
 }
 

@@ -8,9 +8,9 @@ import (
 
 // overlayCharts returns the charts that overlay several runs, one line per
 // run: every chart that at least two of the runs have.
-func overlayCharts(runs []Run) ([]*Chart, error) {
-	var charts []*Chart
-	for _, m := range []func([]Run) (*Chart, error){overlayPositions, overlaySplit, overlayPieces, overlayLadder, overlayEdge} {
+func overlayCharts(runs []Run) ([]*chart, error) {
+	var charts []*chart
+	for _, m := range []func([]Run) (*chart, error){overlayPositions, overlaySplit, overlayPieces, overlayLadder, overlayEdge} {
 		ch, err := m(runs)
 		if err != nil {
 			return nil, fmt.Errorf("overlay chart: %w", err)
@@ -25,7 +25,7 @@ func overlayCharts(runs []Run) ([]*Chart, error) {
 // overlay builds a chart with one series per run that has data for it.
 // points returns a run's series, ok false when the run has none. It
 // returns nil when fewer than two runs have data.
-func overlay(runs []Run, name string, p *plot.Plot, logScale bool, points func(Run) (xs, ys []float64, ok bool)) (*Chart, error) {
+func overlay(runs []Run, name string, p *plot.Plot, logScale bool, points func(Run) (xs, ys []float64, ok bool)) (*chart, error) {
 	leg := newLegend()
 	var all [][]float64
 	for i, r := range runs {
@@ -45,10 +45,10 @@ func overlay(runs []Run, name string, p *plot.Plot, logScale bool, points func(R
 		lo, hi := positive(all...)
 		logY(p, lo, hi, 1.5)
 	}
-	return &Chart{Name: name, plot: p, legend: leg, width: overlayWidth, height: overlayHeight}, nil
+	return &chart{Name: name, plot: p, legend: leg, width: overlayWidth, height: overlayHeight}, nil
 }
 
-func overlayPositions(runs []Run) (*Chart, error) {
+func overlayPositions(runs []Run) (*chart, error) {
 	p := newPlot("Positions by tier", tierLabel, "positions (log scale)")
 	p.X.Tick.Marker = integerTicks{}
 	return overlay(runs, chartPositions, p, true, func(r Run) ([]float64, []float64, bool) {
@@ -57,7 +57,7 @@ func overlayPositions(runs []Run) (*Chart, error) {
 	})
 }
 
-func overlaySplit(runs []Run) (*Chart, error) {
+func overlaySplit(runs []Run) (*chart, error) {
 	p := newPlot("Share of split positions by tier (two or more live pieces)", tierLabel, "split positions / positions")
 	p.X.Tick.Marker = integerTicks{}
 	var shares [][]float64
@@ -78,7 +78,7 @@ func overlaySplit(runs []Run) (*Chart, error) {
 	return ch, err
 }
 
-func overlayPieces(runs []Run) (*Chart, error) {
+func overlayPieces(runs []Run) (*chart, error) {
 	label := "piece size (stones for Clobber, squares otherwise)"
 	p := newPlot("Distinct live pieces by size (translated)", label, "pieces (log scale)")
 	p.X.Tick.Marker = integerTicks{}
@@ -88,7 +88,7 @@ func overlayPieces(runs []Run) (*Chart, error) {
 	})
 }
 
-func overlayLadder(runs []Run) (*Chart, error) {
+func overlayLadder(runs []Run) (*chart, error) {
 	p := newPlot("Identification ladder", "", "count (log scale)")
 	ch, err := overlay(runs, chartLadder, p, true, func(r Run) ([]float64, []float64, bool) {
 		ys := floats(ladder(r))
@@ -101,7 +101,7 @@ func overlayLadder(runs []Run) (*Chart, error) {
 	return ch, err
 }
 
-func overlayEdge(runs []Run) (*Chart, error) {
+func overlayEdge(runs []Run) (*chart, error) {
 	p := newPlot("Edge-rule joins by tier (Amazons)", tierLabel, "moves that join edge-regions (log scale)")
 	p.X.Tick.Marker = integerTicks{}
 	return overlay(runs, chartEdge, p, true, func(r Run) ([]float64, []float64, bool) {

@@ -78,7 +78,7 @@ func cells(r Run) []cell {
 }
 
 // figures renders charts as inline SVG, with ids prefixed by prefix.
-func figures(prefix string, charts []*Chart) ([]figure, error) {
+func figures(prefix string, charts []*chart) ([]figure, error) {
 	figs := make([]figure, 0, len(charts))
 	for _, ch := range charts {
 		svg, err := ch.SVG()
@@ -100,7 +100,7 @@ func fontFace() template.CSS {
 
 // newPage lays out runs (in report order) with their charts and the
 // overlays, dir being the directory the report is for.
-func newPage(dir, version string, runs []Run, charts map[string][]*Chart, overlays []*Chart) (*page, error) {
+func newPage(dir, version string, runs []Run, charts map[string][]*chart, overlays []*chart) (*page, error) {
 	pg := &page{Dir: dir, Version: version, FontFace: fontFace()}
 	for _, r := range runs {
 		figs, err := figures(r.ID, charts[r.ID])

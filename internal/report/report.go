@@ -46,13 +46,13 @@ func Write(dir string, o Options) (Output, error) {
 	if err != nil {
 		return Output{}, err
 	}
-	charts := make(map[string][]*Chart, len(runs))
+	charts := make(map[string][]*chart, len(runs))
 	for _, r := range runs {
 		if charts[r.ID], err = runCharts(r); err != nil {
 			return Output{}, err
 		}
 	}
-	var overlays []*Chart
+	var overlays []*chart
 	if len(runs) > 1 {
 		if overlays, err = overlayCharts(runs); err != nil {
 			return Output{}, err
@@ -95,7 +95,7 @@ func Write(dir string, o Options) (Output, error) {
 
 // pngNames returns the names of the PNG files in report order: each
 // run's charts, then the overlays.
-func pngNames(runs []Run, charts map[string][]*Chart, overlays []*Chart) []string {
+func pngNames(runs []Run, charts map[string][]*chart, overlays []*chart) []string {
 	var names []string
 	for _, r := range runs {
 		for _, ch := range charts[r.ID] {
@@ -109,9 +109,9 @@ func pngNames(runs []Run, charts map[string][]*Chart, overlays []*Chart) []strin
 }
 
 // drawPNGs draws every chart as PNG, by file name.
-func drawPNGs(runs []Run, charts map[string][]*Chart, overlays []*Chart) (map[string][]byte, error) {
+func drawPNGs(runs []Run, charts map[string][]*chart, overlays []*chart) (map[string][]byte, error) {
 	pngs := map[string][]byte{}
-	add := func(name string, ch *Chart) error {
+	add := func(name string, ch *chart) error {
 		b, err := ch.PNG()
 		if err != nil {
 			return err
