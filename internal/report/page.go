@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"codeberg.org/go-fonts/liberation/liberationsansregular"
@@ -111,9 +112,14 @@ func newPage(dir, version string, runs []Run, charts map[string][]*chart, overla
 		if err != nil {
 			rel = r.Dir
 		}
+		facts := cells(r)
+		if r.Summary.EdgeRuleJoins == nil {
+			// Only the comparison table needs the column for other games.
+			facts = slices.DeleteFunc(facts, func(c cell) bool { return c.Key == "edge_rule_joins" })
+		}
 		pg.Runs = append(pg.Runs, runView{
 			ID: r.ID, Game: r.Summary.Game, Board: r.Summary.Board, Dir: filepath.ToSlash(rel),
-			Start: strings.Split(r.Summary.Start, "/"), Facts: cells(r), Manifest: r.Manifest, Charts: figs,
+			Start: strings.Split(r.Summary.Start, "/"), Facts: facts, Manifest: r.Manifest, Charts: figs,
 		})
 		if len(runs) > 1 {
 			pg.Comparison = append(pg.Comparison, rowView{ID: r.ID, Game: r.Summary.Game, Board: r.Summary.Board, Cells: cells(r)})

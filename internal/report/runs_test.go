@@ -157,6 +157,9 @@ func TestManifest(t *testing.T) {
 			t.Errorf("the run's section does not show %q", want)
 		}
 	}
+	if strings.Contains(text, "edge-rule joins") {
+		t.Errorf("a Clobber run shows edge-rule joins")
+	}
 	// One run: no comparison, no overlays, no PNG files.
 	if len(doc.all(withAttr("section", "id", "comparison"))) != 0 || len(out.PNGs) != 0 {
 		t.Errorf("one run got a comparison or PNG files")
