@@ -1,0 +1,6 @@
+// Package report turns the outputs of census runs into one self-contained
+// HTML page: a header and charts per run, and, when there are several runs,
+// a comparison table and the same charts overlaid. Every chart is drawn
+// with gonum/plot and embedded as inline SVG, so the page needs no network
+// and no other file; the charts can also be written as PNG files.
+package report

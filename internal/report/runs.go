@@ -1,0 +1,204 @@
+package report
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/census-cgt/census/schema"
+)
+
+// ErrNoRuns is returned by Find when a directory holds no census run.
+var ErrNoRuns = errors.New("no census run (no summary.json) under it")
+
+// Run is one census run found on disk: its summary, its tiers, and what its
+// run.json says when the run was written complete.
+type Run struct {
+	// ID names the run in the report and in the names of its PNG files:
+	// GAME-BOARD, with a suffix -2, -3 ... when several runs share it.
+	ID string
+	// Dir is the run's directory.
+	Dir     string
+	Summary schema.Summary
+	Tiers   []schema.Tier
+	// Manifest is nil when the directory holds no run.json (a run whose
+	// outputs were copied without it, like the published results).
+	Manifest *Manifest
+}
+
+// Manifest is what the report shows of run.json, the file census writes
+// last into a finished run's directory. It repeats the few fields of
+// coordinator.Manifest it needs rather than importing the coordinator and,
+// with it, NATS.
+type Manifest struct {
+	Census string `json:"census_version"`
+	Run    string `json:"run"`
+	// Written is the modification time of run.json: when the run finished.
+	Written time.Time `json:"-"`
+}
+
+// Find returns every run under dir (dir itself included), ordered by game
+// (in the order census lists them), then board size. A run directory is one
+// holding summary.json; it must also hold tiers.parquet. Directories whose
+// names start with a dot (census's working data) are not searched. Find
+// returns an error wrapping ErrNoRuns when there is no run, and an error
+// naming the file when a summary.json, tiers.parquet or run.json cannot be
+// read or does not describe the same run.
+func Find(dir string) ([]Run, error) {
+	var dirs []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != dir && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && d.Name() == "summary.json" {
+			dirs = append(dirs, filepath.Dir(path))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search %s: %w", dir, err)
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("%s: %w", dir, ErrNoRuns)
+	}
+	runs := make([]Run, 0, len(dirs))
+	for _, d := range dirs {
+		r, err := loadRun(d)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	slices.SortStableFunc(runs, compareRuns)
+	nameRuns(runs)
+	return runs, nil
+}
+
+// gameOrder is the order of census's own listing of the games.
+var gameOrder = map[string]int{"clobber": 0, "domineering": 1, "amazons": 2}
+
+// compareRuns orders by game, then by board area, rows, and directory.
+func compareRuns(a, b Run) int {
+	ga, oka := gameOrder[a.Summary.Game]
+	gb, okb := gameOrder[b.Summary.Game]
+	if !oka {
+		ga = len(gameOrder)
+	}
+	if !okb {
+		gb = len(gameOrder)
+	}
+	ra, ca := boardSize(a.Summary.Board)
+	rb, cb := boardSize(b.Summary.Board)
+	return cmp.Or(cmp.Compare(ga, gb), strings.Compare(a.Summary.Game, b.Summary.Game),
+		cmp.Compare(ra*ca, rb*cb), cmp.Compare(ra, rb), strings.Compare(a.Dir, b.Dir))
+}
+
+// boardSize parses ROWSxCOLS; a board it cannot parse sorts first.
+func boardSize(board string) (rows, cols int) {
+	r, c, ok := strings.Cut(board, "x")
+	if !ok {
+		return 0, 0
+	}
+	rows, err1 := strconv.Atoi(r)
+	cols, err2 := strconv.Atoi(c)
+	if err1 != nil || err2 != nil {
+		return 0, 0
+	}
+	return rows, cols
+}
+
+// nameRuns sets the IDs of runs, which are in report order.
+func nameRuns(runs []Run) {
+	seen := map[string]int{}
+	for i := range runs {
+		id := runs[i].Summary.Game + "-" + runs[i].Summary.Board
+		if seen[id]++; seen[id] > 1 {
+			id = fmt.Sprintf("%s-%d", id, seen[id])
+		}
+		runs[i].ID = id
+	}
+}
+
+// loadRun reads the run in dir and checks that its files agree.
+func loadRun(dir string) (Run, error) {
+	r := Run{Dir: dir}
+	path := filepath.Join(dir, "summary.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Run{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	if err := json.Unmarshal(data, &r.Summary); err != nil {
+		return Run{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	if err := checkSummary(r.Summary); err != nil {
+		return Run{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	path = filepath.Join(dir, "tiers.parquet")
+	if r.Tiers, err = schema.ReadTiersFile(path); err != nil {
+		return Run{}, err
+	}
+	if err := checkTiers(r.Summary, r.Tiers); err != nil {
+		return Run{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	if r.Manifest, err = readManifest(filepath.Join(dir, "run.json")); err != nil {
+		return Run{}, err
+	}
+	return r, nil
+}
+
+// checkSummary rejects a summary the charts cannot be drawn from.
+func checkSummary(s schema.Summary) error {
+	switch {
+	case s.Game == "" || s.Board == "":
+		return errors.New("no game or board")
+	case len(s.PositionsByTier) == 0:
+		return errors.New("no positions_by_tier")
+	case len(s.SplitByTier) != len(s.PositionsByTier):
+		return fmt.Errorf("split_by_tier has %d tiers, positions_by_tier %d", len(s.SplitByTier), len(s.PositionsByTier))
+	}
+	return nil
+}
+
+// checkTiers checks that tiers.parquet belongs to the summary.
+func checkTiers(s schema.Summary, tiers []schema.Tier) error {
+	if len(tiers) != len(s.PositionsByTier) {
+		return fmt.Errorf("%d tiers, summary.json %d", len(tiers), len(s.PositionsByTier))
+	}
+	for i, t := range tiers {
+		if t.Game != s.Game || t.Board != s.Board || int(t.Tier) != i || t.Positions != s.PositionsByTier[i] {
+			return fmt.Errorf("row %d is tier %d of %s %s with %d positions; summary.json has tier %d of %s %s with %d",
+				i, t.Tier, t.Game, t.Board, t.Positions, i, s.Game, s.Board, s.PositionsByTier[i])
+		}
+	}
+	return nil
+}
+
+// readManifest reads run.json; a missing file is no error (nil Manifest).
+func readManifest(path string) (*Manifest, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if fi, err := os.Stat(path); err == nil {
+		m.Written = fi.ModTime().UTC()
+	}
+	return &m, nil
+}
