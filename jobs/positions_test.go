@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -121,13 +122,21 @@ func TestPositionsTable(t *testing.T) {
 }
 
 // TestPositionsOff checks that a census without the positions table
-// writes none, and that asking for it leaves every other output alone.
+// writes none, that asking for it leaves every other output alone, and
+// that jobs run again write the same parts over the first ones.
 func TestPositionsOff(t *testing.T) {
 	off, on := newStore(t), newStore(t)
 	spec := Spec{Run: "pos", Game: "clobber", Board: "2x4", MemBudget: 1 << 20}
 	cOff := runJobs(t, off, spec, func(int) int { return 2 }, 2, 2)
 	spec.Positions = true
 	cOn := runJobs(t, on, spec, func(int) int { return 2 }, 2, 2)
+	first := snapshot(t, on)
+	if again := runJobs(t, on, spec, func(int) int { return 2 }, 2, 2); !reflect.DeepEqual(again.tables, cOn.tables) {
+		t.Errorf("jobs run again named other parts: %v, first %v", again.tables, cOn.tables)
+	}
+	if !reflect.DeepEqual(snapshot(t, on), first) {
+		t.Errorf("jobs run again changed the store")
+	}
 	for _, parts := range cOff.tables {
 		if len(parts) != 0 {
 			t.Fatalf("positions parts %v written without being asked for", parts)
