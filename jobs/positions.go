@@ -20,12 +20,14 @@ import (
 // and merged when the job's stream ends. Without symmetries the stream is
 // already the table and goes straight into the part.
 type positionTable struct {
-	ctx   context.Context
-	st    store.Store
-	g     games.Game
-	group games.Group
-	name  string
-	rows  int64 // row-group size of the part
+	ctx    context.Context
+	st     store.Store
+	g      games.Game
+	group  games.Group
+	name   string
+	shard  int
+	budget int64 // the job's memory budget
+	rows   int64 // row-group size of the part
 	// images gathers the images of the representatives; nil when the
 	// rows are written as they come.
 	images  *spiller[uint64]
@@ -42,7 +44,7 @@ type positionTable struct {
 func newPositionTable(ctx context.Context, st store.Store, j *TierJob, g games.Game, group games.Group) *positionTable {
 	budget := j.budget()
 	t := &positionTable{
-		ctx: ctx, st: st, g: g, group: group,
+		ctx: ctx, st: st, g: g, group: group, shard: j.Shard, budget: budget,
 		name: fmt.Sprintf("%s/tables/positions/t%04d/part-%05d.parquet", j.Run, j.Tier, j.Shard),
 		// A row group is held in memory, some 40 bytes a row: an eighth
 		// of the budget.
@@ -113,14 +115,18 @@ func (t *positionTable) write(pos uint64) error {
 	return nil
 }
 
-// commit writes the gathered images in key order and finishes the part. It
-// returns the part's blob, whose Count is its rows, or nil when the shard
-// held no position.
-func (t *positionTable) commit(budget int64) (*Blob, error) {
+// commit writes the gathered images in key order and finishes the part,
+// which must hold the shard's positions, as many as the job counted. It
+// returns the part's blob, whose Bucket is the shard and Count its rows, or
+// nil when the shard held no position.
+func (t *positionTable) commit(positions uint64) (*Blob, error) {
 	if t.images != nil {
-		if err := t.writeImages(budget); err != nil {
+		if err := t.writeImages(); err != nil {
 			return nil, err
 		}
+	}
+	if t.count != positions {
+		return nil, fmt.Errorf("positions table %s holds %d rows for %d positions", t.name, t.count, positions)
 	}
 	if t.pw == nil {
 		return nil, nil
@@ -133,13 +139,13 @@ func (t *positionTable) commit(budget int64) (*Blob, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.Count = t.count
+	b.Bucket, b.Count = t.shard, t.count
 	return &b, nil
 }
 
 // writeImages writes the gathered images: straight from memory when they
 // never outgrew it, else merged from the sorted runs in the store.
-func (t *positionTable) writeImages(budget int64) error {
+func (t *positionTable) writeImages() error {
 	s := t.images
 	if s.parts == 0 {
 		keys := s.bufs[0]
@@ -155,13 +161,13 @@ func (t *positionTable) writeImages(budget int64) error {
 	if err != nil {
 		return err
 	}
-	return mergeUnique(t.ctx, t.st, runs, KindPositions, t.g, budget, t.write)
+	return mergeUnique(t.ctx, t.st, runs, KindPositions, t.g, t.budget, t.write)
 }
 
 // abort discards a part not committed.
 func (t *positionTable) abort() {
 	if t.w != nil {
-		t.w.w.Abort()
+		t.w.abort()
 	}
 }
 
@@ -195,5 +201,8 @@ func (b *blobWriter) commit() (Blob, error) {
 	}
 	return Blob{Name: b.name, Size: b.size, Sum: b.sum}, nil
 }
+
+// abort discards the blob; it is a no-op after commit.
+func (b *blobWriter) abort() { b.w.Abort() }
 
 var _ io.Writer = (*blobWriter)(nil)
