@@ -59,6 +59,9 @@ type Config struct {
 	// NoSymmetry stores every position instead of one per orbit of the
 	// start's symmetries (the counts are the same; it is slower).
 	NoSymmetry bool
+	// Positions writes the positions table: every position of the run,
+	// under positions/tier=NN/ in the outputs.
+	Positions bool
 }
 
 // minShardPositions is the size below which a tier is not split for
@@ -71,6 +74,9 @@ type Result struct {
 	Tiers   []schema.Tier
 	// Tables are the pieces table parts in the store, by reduce shard.
 	Tables []jobs.Blob
+	// Positions are the positions table parts in the store, by tier, each
+	// by shard (the blob's Bucket); nil unless the run was asked for them.
+	Positions [][]jobs.Blob
 }
 
 // Run runs the census, writes its outputs into cfg.Out and returns its
@@ -93,7 +99,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		reduceShards = max(2*cfg.Parallelism, 1)
 	}
 	plan, resumed, err := st.plan(ctx, cfg.Run, Plan{Game: cfg.Game, Board: cfg.Board, Start: cfg.Start,
-		Shards: cfg.Shards, ReduceShards: reduceShards, MemBudget: cfg.MemBudget, Store: cfg.StoreURL, NoSymmetry: cfg.NoSymmetry})
+		Shards: cfg.Shards, ReduceShards: reduceShards, MemBudget: cfg.MemBudget, Store: cfg.StoreURL, NoSymmetry: cfg.NoSymmetry, Positions: cfg.Positions})
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +111,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	reduceShards = plan.ReduceShards
 	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Store: plan.Store,
-		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry}
+		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions}
 	tr := newTracker(ctx, cfg, st, g.MaxTier(), cfg.Metrics.forRun(cfg.Run, g.Name(), g.Board().String(), g.MaxTier()))
 	if n, ok := cfg.Exec.(*NATS); ok {
 		n.Waiting = tr.jobs
@@ -144,6 +150,7 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 	var total jobs.TierStats
 	var tiers []schema.Tier
 	var pieceBlobs []jobs.Blob
+	var positions [][]jobs.Blob
 	for t := 0; ; t++ {
 		// The successor records routed to this tier bound its size.
 		var incoming uint64
@@ -171,6 +178,7 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 			return nil, fmt.Errorf("tier %d: %w", t, err)
 		}
 		var stats jobs.TierStats
+		var parts []jobs.Blob
 		next := make([][]jobs.Blob, nextShards)
 		for _, r := range results {
 			tr := r.Tier
@@ -179,9 +187,22 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 				next[b.Bucket] = append(next[b.Bucket], b)
 			}
 			pieceBlobs = append(pieceBlobs, tr.Pieces...)
+			if tr.Table != nil {
+				parts = append(parts, *tr.Table)
+			}
 		}
 		if stats.Positions == 0 {
 			break
+		}
+		if spec.Positions {
+			var rows uint64
+			for _, b := range parts {
+				rows += b.Count
+			}
+			if rows != stats.Positions {
+				return nil, fmt.Errorf("tier %d: positions table parts hold %d rows for %d positions", t, rows, stats.Positions)
+			}
+			positions = append(positions, parts)
 		}
 		total.Add(stats)
 		tiers = append(tiers, tierRow(g, t, stats))
@@ -204,7 +225,7 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 		return nil, err
 	}
 	sum := summarize(g, tiers, total, pieces, classes)
-	return &Result{Summary: sum, Tiers: tiers, Tables: tables}, nil
+	return &Result{Summary: sum, Tiers: tiers, Tables: tables, Positions: positions}, nil
 }
 
 // reduce runs the piece jobs, then the class jobs, and adds up what they

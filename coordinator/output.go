@@ -38,9 +38,12 @@ func OutputDir(out, game, board string) string {
 }
 
 // WriteOutputs writes the tables of a finished run into dir: summary.json,
-// summary.parquet, tiers.parquet, pieces/part-*.parquet, and run.json last.
-// An earlier run.json is removed first, so that the directory never looks
-// complete while it is being written.
+// summary.parquet, tiers.parquet, pieces/part-*.parquet, the positions
+// table positions/tier=NN/part-SSSSS.parquet when the run has one, and
+// run.json last. An earlier run.json is removed first, so that the
+// directory never looks complete while it is being written; earlier pieces
+// and positions are removed too, so that no part of another run is left
+// beside this one's.
 func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create output directory: %w", err)
@@ -56,6 +59,9 @@ func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version
 	if err := os.MkdirAll(piecesDir, 0o755); err != nil {
 		return fmt.Errorf("create pieces directory: %w", err)
 	}
+	if err := os.RemoveAll(filepath.Join(dir, "positions")); err != nil {
+		return fmt.Errorf("remove old positions: %w", err)
+	}
 	m := Manifest{SchemaVersion: schema.Version, Census: version, Run: run,
 		Game: res.Summary.Game, Board: res.Summary.Board, Start: res.Summary.Start}
 	write := func(rel string, fn func(io.Writer) error) error {
@@ -70,19 +76,33 @@ func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version
 		m.Files = append(m.Files, File{Path: filepath.ToSlash(rel), Bytes: fi.Size()})
 		return nil
 	}
-	for i, t := range res.Tables {
-		rel := filepath.Join("pieces", fmt.Sprintf("part-%05d.parquet", i))
-		err := write(rel, func(w io.Writer) error {
-			rc, err := st.Open(ctx, t.Name)
+	copyBlob := func(name string) func(io.Writer) error {
+		return func(w io.Writer) error {
+			rc, err := st.Open(ctx, name)
 			if err != nil {
 				return err
 			}
 			defer rc.Close()
 			_, err = io.Copy(w, rc)
 			return err
-		})
-		if err != nil {
+		}
+	}
+	for i, t := range res.Tables {
+		if err := write(filepath.Join("pieces", fmt.Sprintf("part-%05d.parquet", i)), copyBlob(t.Name)); err != nil {
 			return err
+		}
+	}
+	for tier, parts := range res.Positions {
+		// Hive partitioning: readers take the tier from the directory
+		// name, zero-padded so that the directories sort by tier.
+		tierDir := filepath.Join("positions", fmt.Sprintf("tier=%02d", tier))
+		if err := os.MkdirAll(filepath.Join(dir, tierDir), 0o755); err != nil {
+			return fmt.Errorf("create positions directory: %w", err)
+		}
+		for _, b := range parts {
+			if err := write(filepath.Join(tierDir, fmt.Sprintf("part-%05d.parquet", b.Bucket)), copyBlob(b.Name)); err != nil {
+				return err
+			}
 		}
 	}
 	if err := write("tiers.parquet", func(w io.Writer) error { return schema.WriteTiers(w, res.Tiers) }); err != nil {

@@ -15,8 +15,10 @@ import (
 )
 
 // RunID names a run by what determines its outputs, so that the same
-// command names the same run and continues it after a crash.
-func RunID(game, board, start string, shards int, noSymmetry bool) (string, error) {
+// command names the same run and continues it after a crash. A run that
+// writes the positions table is another run than one that does not: its
+// tier jobs have other outputs.
+func RunID(game, board, start string, shards int, noSymmetry, positions bool) (string, error) {
 	g, err := all.New(game, board, start)
 	if err != nil {
 		return "", err
@@ -26,6 +28,9 @@ func RunID(game, board, start string, shards int, noSymmetry bool) (string, erro
 	if noSymmetry {
 		fmt.Fprint(h, "|plain")
 	}
+	if positions {
+		fmt.Fprint(h, "|positions")
+	}
 	return fmt.Sprintf("%s-%s-%08x", g.Name(), g.Board(), h.Sum32()), nil
 }
 
@@ -34,7 +39,7 @@ func RunID(game, board, start string, shards int, noSymmetry bool) (string, erro
 // run whose bucket says it finished is started afresh.
 func Start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) {
 	if cfg.Run == "" {
-		id, err := RunID(cfg.Game, cfg.Board, cfg.Start, cfg.Shards, cfg.NoSymmetry)
+		id, err := RunID(cfg.Game, cfg.Board, cfg.Start, cfg.Shards, cfg.NoSymmetry, cfg.Positions)
 		if err != nil {
 			return nil, err
 		}
@@ -69,7 +74,7 @@ func Start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) 
 		if found, err := st.get(ctx, "plan", &plan); err != nil {
 			return nil, err
 		} else if found {
-			if err := clash(cfg.Run, plan, Plan{Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Shards: cfg.Shards, NoSymmetry: cfg.NoSymmetry}); err != nil {
+			if err := clash(cfg.Run, plan, Plan{Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Shards: cfg.Shards, NoSymmetry: cfg.NoSymmetry, Positions: cfg.Positions}); err != nil {
 				return nil, err
 			}
 		}

@@ -25,6 +25,7 @@ type Plan struct {
 	MemBudget    int64  `json:"mem_budget"`
 	Store        string `json:"store"`
 	NoSymmetry   bool   `json:"no_symmetry,omitempty"`
+	Positions    bool   `json:"positions,omitempty"`
 }
 
 // TierPlan is the sharding of one tier, stored before its jobs are
@@ -111,9 +112,9 @@ func (s state) plan(ctx context.Context, run string, p Plan) (Plan, bool, error)
 
 // clash fails with ErrRunClash when the plans are for different work.
 func clash(run string, old, p Plan) error {
-	if old.Game != p.Game || old.Board != p.Board || old.Start != p.Start || old.Shards != p.Shards || old.NoSymmetry != p.NoSymmetry {
-		return fmt.Errorf("%w: %s is %s %s (start %q, shards %d, symmetry %v), not %s %s (start %q, shards %d, symmetry %v)",
-			ErrRunClash, run, old.Game, old.Board, old.Start, old.Shards, !old.NoSymmetry, p.Game, p.Board, p.Start, p.Shards, !p.NoSymmetry)
+	if old.Game != p.Game || old.Board != p.Board || old.Start != p.Start || old.Shards != p.Shards || old.NoSymmetry != p.NoSymmetry || old.Positions != p.Positions {
+		return fmt.Errorf("%w: %s is %s %s (start %q, shards %d, symmetry %v, positions %v), not %s %s (start %q, shards %d, symmetry %v, positions %v)",
+			ErrRunClash, run, old.Game, old.Board, old.Start, old.Shards, !old.NoSymmetry, old.Positions, p.Game, p.Board, p.Start, p.Shards, !p.NoSymmetry, p.Positions)
 	}
 	return nil
 }

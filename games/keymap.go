@@ -160,6 +160,19 @@ func (gr Group) Orbit(key uint64) uint64 {
 	return uint64(len(gr.maps) / fixed)
 }
 
+// Images appends the distinct keys of the orbit of key to dst, key first:
+// the positions that a stored representative stands for.
+func (gr Group) Images(key uint64, dst []uint64) []uint64 {
+	start := len(dst)
+	dst = append(dst, key)
+	for _, m := range gr.maps[1:] {
+		if t := m.Apply(key); !slices.Contains(dst[start:], t) {
+			dst = append(dst, t)
+		}
+	}
+	return dst
+}
+
 // CanonPiece is the least translated piece of the orbit of k.
 func (gr Group) CanonPiece(k PieceKey) PieceKey {
 	best := k

@@ -34,6 +34,9 @@ type Spec struct {
 	// NoSymmetry turns off the symmetry reduction: every position is
 	// stored, not one per orbit of the start's symmetries.
 	NoSymmetry bool `json:"no_symmetry,omitempty"`
+	// Positions asks every tier job to write its positions as a part of
+	// the positions table.
+	Positions bool `json:"positions,omitempty"`
 	// MemBudget is the bytes a job may hold in record buffers before it
 	// spills them to the store.
 	MemBudget int64 `json:"mem_budget"`
@@ -120,6 +123,10 @@ type TierResult struct {
 	// Pieces are dead-free, in-place and piece fragments, Bucket naming the
 	// reduce shard.
 	Pieces []Blob `json:"pieces"`
+	// Table is the positions table part, Bucket naming the shard and Count
+	// its rows; absent unless the spec asks for positions and the shard
+	// holds some.
+	Table *Blob `json:"table,omitempty"`
 }
 
 // TierStats are the per-position and per-move counts of a set of positions.

@@ -65,6 +65,11 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 	// Few distinct pieces occur in many positions: remember their
 	// representatives, up to a sixteenth of the budget.
 	canonPiece := newPieceCache(group, int(j.budget()/16/64))
+	var table *positionTable
+	if j.Positions {
+		table = newPositionTable(ctx, st, j, g, group)
+		defer table.abort()
+	}
 	var stats TierStats
 	moves := games.NewMoveStats(g.Name() == "clobber")
 	var pcs []games.Piece
@@ -83,6 +88,11 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 		}
 		stats.Stored++
 		stats.Positions += w
+		if table != nil {
+			if err := table.add(pos); err != nil {
+				return err
+			}
+		}
 		if stats.Stored%progressEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -168,6 +178,11 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 		return nil, err
 	}
 	res.Pieces = append(res.Pieces, blobs...)
+	if table != nil {
+		if res.Table, err = table.commit(stats.Positions); err != nil {
+			return nil, fmt.Errorf("tier %d shard %d: %w", j.Tier, j.Shard, err)
+		}
+	}
 	return res, nil
 }
 

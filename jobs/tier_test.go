@@ -177,6 +177,9 @@ type census struct {
 	deadFree, inPlace, translated    uint64
 	bySize                           map[int]uint64
 	symmetric, negation, selfNegSyms uint64
+	splitByTier                      []uint64
+	// tables are the positions table parts of each tier.
+	tables [][]Blob
 }
 
 // runJobs runs a whole census as a coordinator would, one job at a time:
@@ -194,7 +197,8 @@ func runJobs(t *testing.T, st store.Store, spec Spec, shardsFor func(tier int) i
 	pieceInputs := map[int][]Blob{}
 	for tier := 0; len(inputs) > 0; tier++ {
 		shards, next := shardsFor(tier), map[int][]Blob{}
-		var positions uint64
+		var positions, split uint64
+		var tables []Blob
 		for shard := 0; shard < shards; shard++ {
 			j := &TierJob{Spec: spec, Tier: tier, Shard: shard, Shards: shards, NextShards: shardsFor(tier + 1), ReduceShards: reduce, Inputs: inputs[shard]}
 			res, err := Run(ctx, st, Job{Tier: j}, Options{})
@@ -217,10 +221,16 @@ func runJobs(t *testing.T, st store.Store, spec Spec, shardsFor func(tier int) i
 				}
 				pieceInputs[b.Bucket] = append(pieceInputs[b.Bucket], b)
 			}
+			if r.Table != nil {
+				tables = append(tables, *r.Table)
+			}
 			positions += r.Stats.Positions
+			split += r.Stats.Split
 			c.stats.Add(r.Stats)
 		}
 		c.byTier = append(c.byTier, positions)
+		c.splitByTier = append(c.splitByTier, split)
+		c.tables = append(c.tables, tables)
 		inputs = next
 	}
 	classInputs := map[int][]Blob{}

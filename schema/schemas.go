@@ -17,7 +17,8 @@ const (
 const (
 	// MetaSchemaVersion holds Version in decimal.
 	MetaSchemaVersion = "schema_version"
-	// MetaTable holds the table name: TableSummary, TableTiers or TablePieces.
+	// MetaTable holds the table name: TableSummary, TableTiers, TablePieces
+	// or TablePositions.
 	MetaTable = "census_table"
 )
 
@@ -209,6 +210,8 @@ func schemaFor(table string) *arrow.Schema {
 		return tiersSchema
 	case TablePieces:
 		return piecesSchema
+	case TablePositions:
+		return positionsSchema
 	}
 	return nil
 }

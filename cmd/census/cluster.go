@@ -25,7 +25,7 @@ func coordinatorCmd() *cobra.Command {
 	var nf natsFlags
 	var out, storeFlag, start, run, resume, memFlag string
 	var shards, parallelism int
-	var quiet, keep, plain bool
+	var quiet, keep, plain, positions bool
 	var metricsAddr string
 	c := &cobra.Command{
 		Use:   "coordinator [GAME BOARD]",
@@ -53,7 +53,7 @@ it stopped.`,
 				if err != nil {
 					return usageError{err}
 				}
-				game, board, start, shards, storeFlag, run, plain = plan.Game, plan.Board, plan.Start, plan.Shards, plan.Store, resume, plan.NoSymmetry
+				game, board, start, shards, storeFlag, run, plain, positions = plan.Game, plan.Board, plan.Start, plan.Shards, plan.Store, resume, plan.NoSymmetry, plan.Positions
 			case resume == "" && len(args) == 2:
 				game, board = args[0], args[1]
 			default:
@@ -102,7 +102,7 @@ it stopped.`,
 				Game: game, Board: board, Start: start, Run: run,
 				Shards: shards, Parallelism: parallelism, MemBudget: budget,
 				Store: st, StoreURL: url, Out: outDir, Version: version,
-				Log: newLogger(quiet), Progress: prog.update, KeepBlobs: keep, Metrics: cm, NoSymmetry: plain,
+				Log: newLogger(quiet), Progress: prog.update, KeepBlobs: keep, Metrics: cm, NoSymmetry: plain, Positions: positions,
 			}, conn)
 			if errors.Is(err, coordinator.ErrRunClash) {
 				return usageError{err}
@@ -128,6 +128,7 @@ it stopped.`,
 	fl.BoolVar(&keep, "keep-data", false, "keep the run's fragments in the store after it finishes")
 	registerMetricsFlag(fl, &metricsAddr)
 	fl.BoolVar(&plain, "no-symmetry", false, "store every position rather than one per orbit of the start's symmetries (same counts, slower)")
+	fl.BoolVar(&positions, "positions", false, "also write every position to OUT/GAME-BOARD/positions/tier=NN/part-*.parquet (key, pieces, picture)")
 	return c
 }
 

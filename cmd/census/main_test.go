@@ -77,6 +77,7 @@ func TestBadInput(t *testing.T) {
 		{"mem budget", []string{"run", "clobber", "2x2", "--mem-budget", "lots"}, "lots"},
 		{"missing board", []string{"run", "clobber"}, "BOARD"},
 		{"unknown flag", []string{"run", "clobber", "2x2", "--colour", "red"}, "--colour"},
+		{"positions value", []string{"run", "clobber", "2x2", "--positions=some"}, `"some"`},
 		{"unknown command", []string{"runn"}, "runn"},
 	}
 	for _, tc := range tests {

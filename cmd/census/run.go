@@ -29,6 +29,7 @@ type runFlags struct {
 	metrics   string
 	profile   string
 	plain     bool
+	positions bool
 	workers   int
 	shards    int
 	start     string
@@ -45,7 +46,8 @@ func runCmd() *cobra.Command {
 		Long: `Run a complete census of GAME (clobber, domineering, amazons) on BOARD (ROWSxCOLS,
 rows first, e.g. 4x4) and write the results under OUT/GAME-BOARD/:
 summary.json, summary.parquet, tiers.parquet, pieces/part-*.parquet, and
-run.json last, which marks the outputs complete.`,
+run.json last, which marks the outputs complete. With --positions it also
+writes every position, one directory per tier: positions/tier=NN/part-*.parquet.`,
 		Example: `  census run clobber 4x4
   census run domineering 4x4 --out results --json
   census run amazons 3x4 --start 'o..x/..../....'`,
@@ -60,6 +62,7 @@ run.json last, which marks the outputs complete.`,
 	fl.BoolVar(&f.keepData, "keep-data", false, "keep the working data after the run")
 	registerMetricsFlag(fl, &f.metrics)
 	fl.BoolVar(&f.plain, "no-symmetry", false, "store every position rather than one per orbit of the start's symmetries (same counts, slower; for comparison)")
+	fl.BoolVar(&f.positions, "positions", false, "also write every position to OUT/GAME-BOARD/positions/tier=NN/part-*.parquet (key, pieces, picture)")
 	fl.StringVar(&f.profile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	fl.StringVar(&f.store, "store", "", "where fragments live: s3://bucket/prefix or a directory (default DATA/blobs)")
 	fl.StringVar(&f.run, "run", "", "run ID (default derived from game, board, start and shards, so the same command resumes)")
@@ -137,7 +140,7 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 	res, err := embedded.Run(ctx, embedded.Options{
 		Game: gameName, Board: board, Start: f.start, Run: f.run,
 		Out: outDir, Data: dataDir, Workers: f.workers, Shards: f.shards,
-		StoreURL: storeURLFlag, OpenStore: openStore, KeepData: f.keepData, Registry: ms.registerer(), NoSymmetry: f.plain,
+		StoreURL: storeURLFlag, OpenStore: openStore, KeepData: f.keepData, Registry: ms.registerer(), NoSymmetry: f.plain, Positions: f.positions,
 		MemBudget: budget, Version: version, Log: newLogger(f.quiet), Progress: prog.update,
 	})
 	if err != nil {

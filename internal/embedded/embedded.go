@@ -43,8 +43,10 @@ type Options struct {
 	KeepData bool
 	// NoSymmetry turns the symmetry reduction off.
 	NoSymmetry bool
-	Log        *slog.Logger
-	Progress   func(coordinator.Progress)
+	// Positions writes the positions table.
+	Positions bool
+	Log       *slog.Logger
+	Progress  func(coordinator.Progress)
 	// Registry, when set, gets the metrics of the worker and the
 	// coordinator.
 	Registry prometheus.Registerer
@@ -121,7 +123,7 @@ func Run(ctx context.Context, o Options) (*coordinator.Result, error) {
 	return coordinator.Start(ctx, coordinator.Config{
 		Game: o.Game, Board: o.Board, Start: o.Start, Run: o.Run,
 		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget,
-		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry,
+		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry, Positions: o.Positions,
 		Log: o.Log, Progress: o.Progress, Metrics: coordinatorMetrics(o.Registry),
 	}, cconn)
 }
