@@ -28,7 +28,7 @@ type PieceWriter struct {
 	n    int   // rows in the current batch
 	err  error // first error; every later call returns it
 
-	game, board, picture                     *array.StringBuilder
+	game, board, picture, cgsuite            *array.StringBuilder
 	keyHi, keyLo, symHi, symLo, negHi, negLo *array.Uint64Builder
 	positions                                *array.Uint64Builder
 	rows, cols, size, firstTier              *array.Int32Builder
@@ -80,6 +80,7 @@ func newPieceWriter(w io.Writer, o writeOptions) (*PieceWriter, error) {
 		game:      b.Field(pGame).(*array.StringBuilder),
 		board:     b.Field(pBoard).(*array.StringBuilder),
 		picture:   b.Field(pPicture).(*array.StringBuilder),
+		cgsuite:   b.Field(pCGSuite).(*array.StringBuilder),
 		keyHi:     b.Field(pKeyHi).(*array.Uint64Builder),
 		keyLo:     b.Field(pKeyLo).(*array.Uint64Builder),
 		symHi:     b.Field(pSymmetricHi).(*array.Uint64Builder),
@@ -109,6 +110,7 @@ func (pw *PieceWriter) Write(p Piece) error {
 	pw.cols.Append(p.Cols)
 	pw.size.Append(p.Size)
 	pw.picture.Append(p.Picture)
+	pw.cgsuite.Append(p.CGSuite)
 	pw.symHi.Append(p.SymmetricHi)
 	pw.symLo.Append(p.SymmetricLo)
 	pw.negHi.Append(p.NegationHi)
@@ -179,6 +181,7 @@ func readPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
 			game      = rec.Column(pGame).(*array.String)
 			board     = rec.Column(pBoard).(*array.String)
 			picture   = rec.Column(pPicture).(*array.String)
+			cgsuite   = rec.Column(pCGSuite).(*array.String)
 			selfNeg   = rec.Column(pSelfNegative).(*array.Boolean)
 			u64s      = func(c int) []uint64 { return rec.Column(c).(*array.Uint64).Uint64Values() }
 			i32s      = func(c int) []int32 { return rec.Column(c).(*array.Int32).Int32Values() }
@@ -204,6 +207,7 @@ func readPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
 				Cols:         cols[i],
 				Size:         size[i],
 				Picture:      strings.Clone(picture.Value(i)),
+				CGSuite:      strings.Clone(cgsuite.Value(i)),
 				SymmetricHi:  symHi[i],
 				SymmetricLo:  symLo[i],
 				NegationHi:   negHi[i],
