@@ -175,8 +175,30 @@ func ReadPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
 
 func readPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
 	rows := []Piece{}
+	err := scanPieces(r, func(p Piece) error {
+		rows = append(rows, p)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// ScanPiecesFile reads the pieces file at path row by row, calling fn with
+// each row in file order; it holds one record batch at a time, so a part of
+// any size is read in bounded memory. It stops at fn's first error and
+// returns it. It fails like ReadPieces, and when the file cannot be opened.
+func ScanPiecesFile(path string, fn func(Piece) error) error {
+	_, err := readFile(path, TablePieces, func(r parquet.ReaderAtSeeker) (struct{}, error) {
+		return struct{}{}, scanPieces(r, fn)
+	})
+	return err
+}
+
+func scanPieces(r parquet.ReaderAtSeeker, fn func(Piece) error) error {
 	var in interner
-	err := readTable(r, TablePieces, func(rec arrow.RecordBatch) error {
+	return readTable(r, TablePieces, func(rec arrow.RecordBatch) error {
 		var (
 			game      = rec.Column(pGame).(*array.String)
 			board     = rec.Column(pBoard).(*array.String)
@@ -198,7 +220,7 @@ func readPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
 			firstTier = i32s(pFirstTier)
 		)
 		for i := 0; i < int(rec.NumRows()); i++ {
-			rows = append(rows, Piece{
+			err := fn(Piece{
 				Game:         in.get(game.Value(i)),
 				Board:        in.get(board.Value(i)),
 				KeyHi:        keyHi[i],
@@ -216,13 +238,12 @@ func readPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
 				Positions:    positions[i],
 				FirstTier:    firstTier[i],
 			})
+			if err != nil {
+				return err
+			}
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return rows, nil
 }
 
 // ReadPiecesFile reads the pieces file at path. It fails like ReadPieces,
