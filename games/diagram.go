@@ -31,11 +31,16 @@ func ParseDiagram(diagram string, b Board, allowed string) ([]byte, error) {
 // FormatDiagram draws a rows x cols rectangle, asking cell for the character
 // of each square.
 func FormatDiagram(rows, cols int, cell func(i int) byte) string {
+	return formatRows(rows, cols, '/', cell)
+}
+
+// formatRows draws a rows x cols rectangle, the rows separated by sep.
+func formatRows(rows, cols int, sep byte, cell func(i int) byte) string {
 	var sb strings.Builder
 	sb.Grow(rows * (cols + 1))
 	for r := 0; r < rows; r++ {
 		if r > 0 {
-			sb.WriteByte('/')
+			sb.WriteByte(sep)
 		}
 		for c := 0; c < cols; c++ {
 			sb.WriteByte(cell(r*cols + c))

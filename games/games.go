@@ -50,6 +50,9 @@ type Game interface {
 	Size(k PieceKey) int
 	// Picture draws a translated piece in the spec's characters.
 	Picture(k PieceKey) string
+	// CGSuite draws a translated piece as a CGSuite grid string, in the
+	// characters of the game's CGSuite ruleset (see FormatCGSuite).
+	CGSuite(k PieceKey) string
 	// Format draws a position as a board diagram.
 	Format(pos uint64) string
 }

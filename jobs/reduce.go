@@ -136,6 +136,7 @@ func writePiece(g games.Game, pw *schema.PieceWriter, classes *spiller[ClassReco
 		KeyHi: k.Hi, KeyLo: k.Lo,
 		Rows: int32(rows), Cols: int32(cols), Size: int32(size),
 		Picture:     g.Picture(k),
+		CGSuite:     g.CGSuite(k),
 		SymmetricHi: sym.Hi, SymmetricLo: sym.Lo,
 		NegationHi: neg.Hi, NegationLo: neg.Lo,
 		SelfNegative: self,

@@ -54,6 +54,7 @@ func benchPieceRows(b *testing.B, game, board string, n int) []Piece {
 					Game: game, Board: board, KeyHi: k.Hi, KeyLo: k.Lo,
 					Rows: int32(r), Cols: int32(c), Size: int32(g.Size(k)),
 					Picture:     g.Picture(k),
+					CGSuite:     g.CGSuite(k),
 					SymmetricHi: sym.Hi, SymmetricLo: sym.Lo,
 					NegationHi: neg.Hi, NegationLo: neg.Lo,
 					SelfNegative: self, Positions: 1, FirstTier: int32(tier),

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -42,8 +44,11 @@ var defaultOptions = writeOptions{batchRows: DefaultBatchRows, rowGroupRows: Def
 // readBatchRows is the record batch size of the readers.
 const readBatchRows = 64 << 10
 
-// ColPicture is the pieces table's picture column.
-const ColPicture = "picture"
+// The pieces table's string columns that are nearly all distinct.
+const (
+	ColPicture = "picture"
+	ColCGSuite = "cgsuite"
+)
 
 // writerProps returns the Parquet properties shared by every table: zstd,
 // an explicit row-group size, and DELTA_BINARY_PACKED without dictionary for
@@ -65,6 +70,7 @@ func writerPropsDict(o writeOptions, dict bool, deltaColumns ...string) *parquet
 		parquet.WithDictionaryDefault(dict),
 		// Pictures are nearly all distinct: a dictionary only costs time.
 		parquet.WithDictionaryFor(ColPicture, false),
+		parquet.WithDictionaryFor(ColCGSuite, false),
 	}
 	for _, c := range deltaColumns {
 		props = append(props,
@@ -127,10 +133,19 @@ func checkTable(pf *file.Reader, got *arrow.Schema, table string) error {
 	if ver == nil {
 		return fmt.Errorf("%w: %s file has no %q metadata", ErrWrongTable, table, MetaSchemaVersion)
 	}
-	if v, err := strconv.Atoi(*ver); err != nil || v != Version {
-		return fmt.Errorf("%w: %s file has schema version %q, this build reads %d", ErrWrongTable, table, *ver, Version)
+	if v, err := strconv.Atoi(*ver); err != nil || !slices.Contains(readVersions[table], v) {
+		return fmt.Errorf("%w: %s file has schema version %q, this build reads %s", ErrWrongTable, table, *ver, versionList(readVersions[table]))
 	}
 	return sameFields(got, schemaFor(table))
+}
+
+// versionList spells a list of versions for an error message: "1 or 2".
+func versionList(vs []int) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, " or ")
 }
 
 // sameFields reports the first difference in names, types or nullability

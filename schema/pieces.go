@@ -28,7 +28,7 @@ type PieceWriter struct {
 	n    int   // rows in the current batch
 	err  error // first error; every later call returns it
 
-	game, board, picture                     *array.StringBuilder
+	game, board, picture, cgsuite            *array.StringBuilder
 	keyHi, keyLo, symHi, symLo, negHi, negLo *array.Uint64Builder
 	positions                                *array.Uint64Builder
 	rows, cols, size, firstTier              *array.Int32Builder
@@ -80,6 +80,7 @@ func newPieceWriter(w io.Writer, o writeOptions) (*PieceWriter, error) {
 		game:      b.Field(pGame).(*array.StringBuilder),
 		board:     b.Field(pBoard).(*array.StringBuilder),
 		picture:   b.Field(pPicture).(*array.StringBuilder),
+		cgsuite:   b.Field(pCGSuite).(*array.StringBuilder),
 		keyHi:     b.Field(pKeyHi).(*array.Uint64Builder),
 		keyLo:     b.Field(pKeyLo).(*array.Uint64Builder),
 		symHi:     b.Field(pSymmetricHi).(*array.Uint64Builder),
@@ -109,6 +110,7 @@ func (pw *PieceWriter) Write(p Piece) error {
 	pw.cols.Append(p.Cols)
 	pw.size.Append(p.Size)
 	pw.picture.Append(p.Picture)
+	pw.cgsuite.Append(p.CGSuite)
 	pw.symHi.Append(p.SymmetricHi)
 	pw.symLo.Append(p.SymmetricLo)
 	pw.negHi.Append(p.NegationHi)
@@ -173,12 +175,35 @@ func ReadPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
 
 func readPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
 	rows := []Piece{}
+	err := scanPieces(r, func(p Piece) error {
+		rows = append(rows, p)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// ScanPiecesFile reads the pieces file at path row by row, calling fn with
+// each row in file order; it holds one record batch at a time, so a part of
+// any size is read in bounded memory. It stops at fn's first error and
+// returns it. It fails like ReadPieces, and when the file cannot be opened.
+func ScanPiecesFile(path string, fn func(Piece) error) error {
+	_, err := readFile(path, TablePieces, func(r parquet.ReaderAtSeeker) (struct{}, error) {
+		return struct{}{}, scanPieces(r, fn)
+	})
+	return err
+}
+
+func scanPieces(r parquet.ReaderAtSeeker, fn func(Piece) error) error {
 	var in interner
-	err := readTable(r, TablePieces, func(rec arrow.RecordBatch) error {
+	return readTable(r, TablePieces, func(rec arrow.RecordBatch) error {
 		var (
 			game      = rec.Column(pGame).(*array.String)
 			board     = rec.Column(pBoard).(*array.String)
 			picture   = rec.Column(pPicture).(*array.String)
+			cgsuite   = rec.Column(pCGSuite).(*array.String)
 			selfNeg   = rec.Column(pSelfNegative).(*array.Boolean)
 			u64s      = func(c int) []uint64 { return rec.Column(c).(*array.Uint64).Uint64Values() }
 			i32s      = func(c int) []int32 { return rec.Column(c).(*array.Int32).Int32Values() }
@@ -195,7 +220,7 @@ func readPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
 			firstTier = i32s(pFirstTier)
 		)
 		for i := 0; i < int(rec.NumRows()); i++ {
-			rows = append(rows, Piece{
+			err := fn(Piece{
 				Game:         in.get(game.Value(i)),
 				Board:        in.get(board.Value(i)),
 				KeyHi:        keyHi[i],
@@ -204,6 +229,7 @@ func readPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
 				Cols:         cols[i],
 				Size:         size[i],
 				Picture:      strings.Clone(picture.Value(i)),
+				CGSuite:      strings.Clone(cgsuite.Value(i)),
 				SymmetricHi:  symHi[i],
 				SymmetricLo:  symLo[i],
 				NegationHi:   negHi[i],
@@ -212,13 +238,12 @@ func readPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
 				Positions:    positions[i],
 				FirstTier:    firstTier[i],
 			})
+			if err != nil {
+				return err
+			}
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return rows, nil
 }
 
 // ReadPiecesFile reads the pieces file at path. It fails like ReadPieces,

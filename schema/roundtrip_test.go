@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"reflect"
 	"testing"
@@ -201,5 +202,28 @@ func BenchmarkPieceWriter(b *testing.B) {
 	}
 	if err := pw.Close(); err != nil {
 		b.Fatal(err)
+	}
+}
+
+func TestScanPiecesFile(t *testing.T) {
+	rows := randomPieces(300, 9)
+	path := writeFile(t, "part-0.parquet", writePieces(rows, writeOptions{batchRows: 50, rowGroupRows: 100}))
+	var got []Piece
+	if err := ScanPiecesFile(path, func(p Piece) error { got = append(got, p); return nil }); err != nil {
+		t.Fatalf("ScanPiecesFile: %v", err)
+	}
+	if !reflect.DeepEqual(got, rows) {
+		t.Errorf("scanned %d rows, differ from the %d written", len(got), len(rows))
+	}
+	stop := errors.New("stop")
+	n := 0
+	err := ScanPiecesFile(path, func(Piece) error {
+		if n++; n == 120 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || n != 120 {
+		t.Errorf("after fn failed at row 120: %d rows, error %v", n, err)
 	}
 }

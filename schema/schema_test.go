@@ -1,7 +1,10 @@
 package schema
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,13 +17,18 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // snake turns a Go field name into its column name: KeyHi -> key_hi.
+// CGSuite, a name, is the column cgsuite.
 func snake(s string) string {
+	if s == "CGSuite" {
+		return "cgsuite"
+	}
 	var b strings.Builder
 	for i, r := range s {
 		if unicode.IsUpper(r) {
@@ -220,8 +228,15 @@ func TestReadWrongFile(t *testing.T) {
 		{"summary as tiers", files[TableSummary], readTiers, true, `holds table "summary", want "tiers"`},
 		{"summary as pieces", files[TableSummary], readPieces, true, `holds table "summary", want "pieces"`},
 		{"tiers as pieces", files[TableTiers], readPieces, true, `holds table "tiers", want "pieces"`},
-		{"newer version", writeRaw(t, withMetadata(PiecesSchema(), map[string]string{MetaTable: TablePieces, MetaSchemaVersion: "2"})),
-			readPieces, true, `schema version "2"`},
+		{"newer version", writeRaw(t, withMetadata(PiecesSchema(), map[string]string{MetaTable: TablePieces, MetaSchemaVersion: strconv.Itoa(Version + 1)})),
+			readPieces, true, fmt.Sprintf("schema version %q", strconv.Itoa(Version+1))},
+		{"newer tiers", writeRaw(t, withMetadata(TiersSchema(), map[string]string{MetaTable: TableTiers, MetaSchemaVersion: strconv.Itoa(Version + 1)})),
+			readTiers, true, fmt.Sprintf("schema version %q, this build reads 1 or %d", strconv.Itoa(Version+1), Version)},
+		{"version 0", writeRaw(t, withMetadata(SummarySchema(), map[string]string{MetaTable: TableSummary, MetaSchemaVersion: "0"})),
+			readSummary, true, `schema version "0"`},
+		// Version 1 pieces files lack the cgsuite column.
+		{"version 1 pieces", writeRaw(t, withMetadata(piecesV1(), map[string]string{MetaTable: TablePieces, MetaSchemaVersion: "1"})),
+			readPieces, true, `schema version "1"`},
 		{"version missing", writeRaw(t, withMetadata(TiersSchema(), map[string]string{MetaTable: TableTiers})),
 			readTiers, true, "no \"schema_version\""},
 		{"no census metadata", writeRaw(t, withMetadata(TiersSchema(), nil)), readTiers, true, "no \"census_table\""},
@@ -246,4 +261,110 @@ func TestReadWrongFile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// piecesV1 is the pieces schema of version 1: the columns of today's but
+// cgsuite.
+func piecesV1() *arrow.Schema {
+	var fields []arrow.Field
+	for _, f := range PiecesSchema().Fields() {
+		if f.Name != ColCGSuite {
+			fields = append(fields, f)
+		}
+	}
+	return arrow.NewSchema(fields, nil)
+}
+
+// TestReadVersion1 checks that summary and tiers files of version 1, whose
+// columns are today's, still read, with the version they were written
+// under; the published results under results/ are such files.
+func TestReadVersion1(t *testing.T) {
+	withV1 := func(sc *arrow.Schema, table string) *arrow.Schema {
+		return withMetadata(sc, map[string]string{MetaTable: table, MetaSchemaVersion: "1"})
+	}
+	t.Run("tiers", func(t *testing.T) {
+		want := []Tier{
+			{Game: "domineering", Board: "4x4", Tier: 0, Positions: 1, Moves: 24, WithDead: 0},
+			{Game: "domineering", Board: "4x4", Tier: 1, Positions: 24, Moves: 360, Split: 2, LivePiecesWhenSplit: 4, WithDead: 4},
+		}
+		rec := tiersRecord(t, want)
+		defer rec.Release()
+		path := writeFile(t, "tiers.parquet", func(w io.Writer) error {
+			return writeRecordAs(w, withV1(TiersSchema(), TableTiers), rec)
+		})
+		got, err := ReadTiersFile(path)
+		if err != nil {
+			t.Fatalf("ReadTiersFile of version 1: %v", err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("read %+v, want %+v", got, want)
+		}
+	})
+	t.Run("summary", func(t *testing.T) {
+		want := clobberSummary()
+		want.SchemaVersion = 1
+		rec, err := summaryRecord(clobberSummary())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rec.Release()
+		// The version column says 1, as in a file written by version 1.
+		cols := rec.Columns()
+		b := array.NewInt32Builder(memory.DefaultAllocator)
+		defer b.Release()
+		b.Append(1)
+		ver := b.NewArray()
+		defer ver.Release()
+		cols = append([]arrow.Array{ver}, cols[1:]...)
+		sc := withV1(SummarySchema(), TableSummary)
+		old := array.NewRecordBatch(sc, cols, 1)
+		defer old.Release()
+		path := writeFile(t, "summary.parquet", func(w io.Writer) error { return writeRecordAs(w, sc, old) })
+		got, err := ReadSummaryFile(path)
+		if err != nil {
+			t.Fatalf("ReadSummaryFile of version 1: %v", err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("read %+v, want %+v", got, want)
+		}
+	})
+}
+
+// tiersRecord builds the record batch WriteTiers would write, by writing
+// and reading it back.
+func tiersRecord(t *testing.T, rows []Tier) arrow.RecordBatch {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteTiers(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := pqarrow.ReadTable(context.Background(), bytes.NewReader(buf.Bytes()), nil, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	tr := array.NewTableReader(tbl, -1)
+	defer tr.Release()
+	if !tr.Next() {
+		t.Fatal("no rows")
+	}
+	rec := tr.RecordBatch()
+	rec.Retain()
+	return rec
+}
+
+// writeRecordAs writes rec's columns under schema sc (its metadata becomes
+// the file's), bypassing the package's writers.
+func writeRecordAs(w io.Writer, sc *arrow.Schema, rec arrow.RecordBatch) error {
+	fw, err := pqarrow.NewFileWriter(sc, w, nil, pqarrow.DefaultWriterProps())
+	if err != nil {
+		return err
+	}
+	out := array.NewRecordBatch(sc, rec.Columns(), rec.NumRows())
+	defer out.Release()
+	if err := fw.Write(out); err != nil {
+		fw.Close()
+		return err
+	}
+	return fw.Close()
 }

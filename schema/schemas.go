@@ -75,6 +75,7 @@ const (
 	pCols
 	pSize
 	pPicture
+	pCGSuite
 	pSymmetricHi
 	pSymmetricLo
 	pNegationHi
@@ -176,7 +177,8 @@ var piecesSchema = arrow.NewSchema([]arrow.Field{
 	pRows:         req("rows", tI32),
 	pCols:         req("cols", tI32),
 	pSize:         req("size", tI32),
-	pPicture:      req("picture", tStr),
+	pPicture:      req(ColPicture, tStr),
+	pCGSuite:      req(ColCGSuite, tStr),
 	pSymmetricHi:  req("symmetric_hi", tU64),
 	pSymmetricLo:  req("symmetric_lo", tU64),
 	pNegationHi:   req("negation_hi", tU64),
@@ -200,6 +202,16 @@ func TiersSchema() *arrow.Schema { return tiersSchema }
 // with the table name and Version in its metadata. The schema is shared: do
 // not modify it. It never fails.
 func PiecesSchema() *arrow.Schema { return piecesSchema }
+
+// readVersions lists, for each table, the schema versions whose files this
+// build reads: those in which the table's columns are the ones of Version.
+// Results computed under an earlier version stay readable as long as their
+// table did not change.
+var readVersions = map[string][]int{
+	TableSummary: {1, Version},
+	TableTiers:   {1, Version},
+	TablePieces:  {Version},
+}
 
 // schemaFor returns the schema of a table name, or nil for an unknown one.
 func schemaFor(table string) *arrow.Schema {

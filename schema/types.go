@@ -1,8 +1,9 @@
 package schema
 
 // Version is the version of the output tables. It changes whenever a column
-// is added, removed or changes meaning.
-const Version = 1
+// is added, removed or changes meaning. Version 2 added the pieces column
+// cgsuite; the summary and tiers tables are the same in versions 1 and 2.
+const Version = 2
 
 // Summary is one census run in numbers: the keys of summary.json and the one
 // row of summary.parquet. Optional fields are nil for games they do not apply
@@ -73,6 +74,9 @@ type Piece struct {
 	Size int32
 	// Picture is the piece in the spec's characters, rows separated by '/'.
 	Picture string
+	// CGSuite is the piece as a CGSuite grid string: the characters of the
+	// game's CGSuite ruleset, rows separated by '|'.
+	CGSuite string
 	// SymmetricHi/Lo is the key of the piece's class under the game's
 	// symmetries: the least key over the class.
 	SymmetricHi uint64

@@ -43,3 +43,19 @@ func New(name, board, start string) (games.Game, error) {
 	}
 	return g, nil
 }
+
+// CGSuiteRuleset returns the CGSuite expression that builds a position of
+// the named game from a grid string (see games.FormatCGSuite), e.g.
+// "game.grid.Clobber". It fails with ErrUnknownGame for a name that is not
+// a game.
+func CGSuiteRuleset(name string) (string, error) {
+	switch name {
+	case "clobber":
+		return clobber.CGSuiteRuleset, nil
+	case "domineering":
+		return domineering.CGSuiteRuleset, nil
+	case "amazons":
+		return amazons.CGSuiteRuleset, nil
+	}
+	return "", fmt.Errorf("%w %q: want one of %s", ErrUnknownGame, name, strings.Join(Names, ", "))
+}

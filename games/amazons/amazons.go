@@ -220,6 +220,23 @@ func (g *Game) Picture(k games.PieceKey) string {
 	return games.FormatDiagram(rows, cols, func(i int) byte { return cell(k.Lo, i) })
 }
 
+// CGSuiteRuleset is the CGSuite expression that builds an Amazons position
+// from a grid string: game.grid.Amazons("x..#|....|.#.o").
+const CGSuiteRuleset = "game.grid.Amazons"
+
+// CGSuite draws a translated region as a grid string for game.grid.Amazons.
+// Its CharMap is ".xo#" (Amazons.cgs under
+// lib/core/src/main/resources/org/cgsuite/lang/resources/game/grid/ in
+// CGSuite): '.' an empty square, 'x' a Left (Black) amazon, 'o' a Right
+// (White) amazon, '#' a burnt square (CGSuite's arrow stone), the spec's
+// characters. A cell of the box outside the region is burnt: amazons move
+// and shoot only through empty squares, so a burnt square takes no part in
+// the game. The key already holds such cells as burnt.
+func (g *Game) CGSuite(k games.PieceKey) string {
+	rows, cols := k.Dims()
+	return games.FormatCGSuite(rows, cols, func(i int) byte { return cell(k.Lo, i) })
+}
+
 // Format draws a position.
 func (g *Game) Format(pos uint64) string {
 	return games.FormatDiagram(g.b.Rows, g.b.Cols, func(i int) byte { return cell(pos, i) })

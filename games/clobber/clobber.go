@@ -197,6 +197,23 @@ func (g *Game) Picture(k games.PieceKey) string {
 	return games.FormatDiagram(rows, cols, func(i int) byte { return cell(k.Lo, i) })
 }
 
+// CGSuiteRuleset is the CGSuite expression that builds a Clobber position
+// from a grid string: game.grid.Clobber("xo|ox").
+const CGSuiteRuleset = "game.grid.Clobber"
+
+// CGSuite draws a translated piece as a grid string for game.grid.Clobber.
+// Its CharMap is ".xo" (GenClobber.cgs under
+// lib/core/src/main/resources/org/cgsuite/lang/resources/game/grid/ in
+// CGSuite; Clobber is GenClobber() in constants.cgs there): '.' empty,
+// 'x' a Left (Black) stone, 'o' a Right (White) stone, the spec's
+// characters. A cell of the box outside the piece is empty: a stone moves
+// only onto an opposing stone, so an empty square takes no part in the game
+// and CGSuite's Decomposition splits the grid at empty squares.
+func (g *Game) CGSuite(k games.PieceKey) string {
+	rows, cols := k.Dims()
+	return games.FormatCGSuite(rows, cols, func(i int) byte { return cell(k.Lo, i) })
+}
+
 // Format draws a position.
 func (g *Game) Format(pos uint64) string {
 	return games.FormatDiagram(g.b.Rows, g.b.Cols, func(i int) byte { return cell(pos, i) })

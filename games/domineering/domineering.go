@@ -138,6 +138,21 @@ func (g *Game) Picture(k games.PieceKey) string {
 	return games.FormatDiagram(rows, cols, func(i int) byte { return cell(^k.Lo, i) })
 }
 
+// CGSuiteRuleset is the CGSuite expression that builds a Domineering
+// position from a grid string: game.grid.Domineering(".#|..").
+const CGSuiteRuleset = "game.grid.Domineering"
+
+// CGSuite draws a region as a grid string for game.grid.Domineering. Its
+// CharMap is ".#" (Domineering.cgs under
+// lib/core/src/main/resources/org/cgsuite/lang/resources/game/grid/ in
+// CGSuite): '.' an empty square, '#' a covered one, the spec's characters.
+// A cell of the box outside the region is covered: no domino can be placed
+// on it, so it takes no part in the game.
+func (g *Game) CGSuite(k games.PieceKey) string {
+	rows, cols := k.Dims()
+	return games.FormatCGSuite(rows, cols, func(i int) byte { return cell(^k.Lo, i) })
+}
+
 // Format draws a position.
 func (g *Game) Format(pos uint64) string {
 	return games.FormatDiagram(g.b.Rows, g.b.Cols, func(i int) byte { return cell(pos, i) })

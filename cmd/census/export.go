@@ -1,0 +1,241 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/census-cgt/census/coordinator"
+	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/games/all"
+	"github.com/census-cgt/census/schema"
+)
+
+// Export formats.
+const (
+	formatCGSuite = "cgsuite"
+	formatList    = "list"
+)
+
+// exportLevel is a level of identification the pieces can be exported at:
+// which key of a pieces row stands for its piece at that level.
+type exportLevel struct {
+	name string
+	// summaryKey is the key of summary.json that counts the level.
+	summaryKey string
+	// what says in the header which pieces the file holds.
+	what string
+	key  func(p schema.Piece) games.PieceKey
+}
+
+var exportLevels = []exportLevel{
+	{"translated", "pieces_translated", "Every distinct translated live piece, one per row of the pieces table",
+		func(p schema.Piece) games.PieceKey { return games.PieceKey{Hi: p.KeyHi, Lo: p.KeyLo} }},
+	{"symmetric", "pieces_symmetric", "One piece per class under the game's symmetries, drawn by the class's least key",
+		func(p schema.Piece) games.PieceKey { return games.PieceKey{Hi: p.SymmetricHi, Lo: p.SymmetricLo} }},
+	{"negation", "pieces_negation", "One piece per class under the symmetries and negation, drawn by the class's\nleast key, which may be the negative of the pieces that occurred",
+		func(p schema.Piece) games.PieceKey { return games.PieceKey{Hi: p.NegationHi, Lo: p.NegationLo} }},
+}
+
+type exportFlags struct {
+	format, level, out string
+}
+
+func exportCmd() *cobra.Command {
+	var f exportFlags
+	c := &cobra.Command{
+		Use:   "export DIR",
+		Short: "Write the pieces of a finished run as CGSuite positions or grid strings",
+		Long: `Export the distinct live pieces of the census run whose outputs are in DIR
+(OUT/GAME-BOARD, as written by census run; run.json must be there) at one
+level of identification, in key order:
+
+  translated  every row of the pieces table (summary.json pieces_translated)
+  symmetric   one piece per class under the game's symmetries, drawn by the
+              class's least key (pieces_symmetric)
+  negation    one piece per class under the symmetries and negation, drawn by
+              the class's least key, which may be the negative of the pieces
+              that occurred (pieces_negation)
+
+Each piece is a CGSuite grid string, as in the pieces table's cgsuite column:
+rows separated by '|', in the characters of the game's CGSuite ruleset
+(game.grid.Clobber ".xo", game.grid.Domineering ".#", game.grid.Amazons
+".xo#"); a cell of the bounding box outside the piece is '.' for Clobber and
+'#' for Domineering and Amazons.
+
+--format cgsuite writes a CGSuite 2 script: a comment header (game, board,
+level, count, census versions) and one statement assigning the list of
+positions to the variable pieces:
+
+  pieces := [
+    game.grid.Clobber("xo"),
+    game.grid.Clobber("x.|ox")
+  ];
+
+Save it in the CGSuite user folder as NAME.cgs, NAME a CGScript identifier
+(e.g. clobber3x4), and enter NAME() on the Worksheet: the script runs and
+pieces holds the positions. --format list writes one grid string per line and
+nothing else, for other tools.
+
+The output goes to standard output, or to --out FILE (written whole or not at
+all).`,
+		Example: `  census export census-out/clobber-3x4 --level symmetric --out ~/CGSuite/clobber3x4.cgs
+  census export census-out/domineering-4x4 --format list --level negation`,
+		Args: exactArgs(1, "DIR, the output directory of one run (OUT/GAME-BOARD)"),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runExport(c.OutOrStdout(), f, args[0])
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.format, "format", formatCGSuite, "cgsuite (a CGSuite script) or list (one grid string per line)")
+	fl.StringVar(&f.level, "level", "symmetric", "translated, symmetric or negation")
+	fl.StringVar(&f.out, "out", "", "file to write (default standard output)")
+	return c
+}
+
+func runExport(stdout io.Writer, f exportFlags, dir string) error {
+	if f.format != formatCGSuite && f.format != formatList {
+		return usagef("--format %q: want %s or %s", f.format, formatCGSuite, formatList)
+	}
+	i := slices.IndexFunc(exportLevels, func(l exportLevel) bool { return l.name == f.level })
+	if i < 0 {
+		return usagef("--level %q: want translated, symmetric or negation", f.level)
+	}
+	level := exportLevels[i]
+	if f.out != "" {
+		if fi, err := os.Stat(filepath.Dir(f.out)); err != nil || !fi.IsDir() {
+			return usagef("--out %s: directory %s does not exist", f.out, filepath.Dir(f.out))
+		}
+	}
+	m, err := readManifest(dir)
+	if err != nil {
+		return err
+	}
+	g, err := all.New(m.Game, m.Board, m.Start)
+	if err != nil {
+		return usagef("%s: run.json: %v", dir, err)
+	}
+	keys, err := exportKeys(dir, m, level)
+	if err != nil {
+		return err
+	}
+	write := func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if f.format == formatList {
+			for _, k := range keys {
+				fmt.Fprintln(bw, g.CGSuite(k))
+			}
+		} else if err := writeCGSuiteScript(bw, g, m, level, keys); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	if f.out == "" {
+		return write(stdout)
+	}
+	if err := schema.WriteFileAtomic(f.out, write); err != nil {
+		return fmt.Errorf("export to %s: %w", f.out, err)
+	}
+	return nil
+}
+
+// readManifest reads DIR/run.json, which marks DIR as the outputs of a
+// finished run. Every failure is a usage error naming DIR.
+func readManifest(dir string) (coordinator.Manifest, error) {
+	var m coordinator.Manifest
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return m, usagef("DIR %s: not a directory", dir)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, usagef("DIR %s has no run.json: not the outputs of a finished census run (OUT/GAME-BOARD)", dir)
+	}
+	if err != nil {
+		return m, usagef("DIR %s: %v", dir, err)
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return m, usagef("DIR %s: run.json: %v", dir, err)
+	}
+	return m, nil
+}
+
+// exportKeys reads every pieces part of the run in dir and returns the
+// distinct keys of the pieces at level, in key order. A part of another
+// table version, game or board is a usage error naming it.
+func exportKeys(dir string, m coordinator.Manifest, level exportLevel) ([]games.PieceKey, error) {
+	parts, err := filepath.Glob(filepath.Join(dir, "pieces", "part-*.parquet"))
+	if err != nil {
+		return nil, err
+	}
+	var keys []games.PieceKey
+	for _, part := range parts {
+		err := schema.ScanPiecesFile(part, func(p schema.Piece) error {
+			if p.Game != m.Game || p.Board != m.Board {
+				return usagef("%s holds %s %s, run.json says %s %s", part, p.Game, p.Board, m.Game, m.Board)
+			}
+			keys = append(keys, level.key(p))
+			return nil
+		})
+		var u usageError
+		switch {
+		case errors.As(err, &u):
+			return nil, u
+		case errors.Is(err, schema.ErrWrongTable):
+			return nil, usageError{err}
+		case err != nil:
+			return nil, err
+		}
+	}
+	slices.SortFunc(keys, comparePieceKeys)
+	return slices.Compact(keys), nil
+}
+
+func comparePieceKeys(a, b games.PieceKey) int {
+	switch {
+	case a.Less(b):
+		return -1
+	case b.Less(a):
+		return 1
+	}
+	return 0
+}
+
+// writeCGSuiteScript writes keys as a CGSuite script that assigns the list
+// of their positions to the variable pieces.
+func writeCGSuiteScript(w io.Writer, g games.Game, m coordinator.Manifest, level exportLevel, keys []games.PieceKey) error {
+	ruleset, err := all.CGSuiteRuleset(g.Name())
+	if err != nil {
+		return err
+	}
+	header := []string{
+		fmt.Sprintf("census export: %s %s, level %s, %d pieces (summary.json %s)", m.Game, m.Board, level.name, len(keys), level.summaryKey),
+		level.what + ", in key order.",
+		fmt.Sprintf("Run %s from start %s, computed by census %s; exported by census %s.", m.Run, m.Start, m.Census, version),
+		"To load in CGSuite 2, save this file in the CGSuite user folder as NAME.cgs,",
+		"NAME a CGScript identifier, and enter NAME() on the Worksheet: the variable",
+		"pieces then holds the list of positions.",
+	}
+	for _, h := range strings.Split(strings.Join(header, "\n"), "\n") {
+		fmt.Fprintf(w, "// %s\n", h)
+	}
+	fmt.Fprintln(w, "pieces := [")
+	for i, k := range keys {
+		sep := ","
+		if i == len(keys)-1 {
+			sep = ""
+		}
+		// Grid strings hold only CharMap characters and '|': no quote to escape.
+		fmt.Fprintf(w, "  %s(\"%s\")%s\n", ruleset, g.CGSuite(k), sep)
+	}
+	_, err = fmt.Fprintln(w, "];")
+	return err
+}

@@ -1,0 +1,295 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/schema"
+)
+
+// exportRuns are the spec's small boards, one per game, with the CGSuite
+// ruleset and CharMap of each (from CGSuite's GenClobber.cgs,
+// Domineering.cgs and Amazons.cgs).
+var exportRuns = []struct {
+	game, board, ruleset, charMap string
+}{
+	{"clobber", "3x4", "game.grid.Clobber", ".xo"},
+	{"domineering", "4x4", "game.grid.Domineering", ".#"},
+	{"amazons", "3x4", "game.grid.Amazons", ".xo#"},
+}
+
+var (
+	exportOnce sync.Once
+	exportOut  string
+	exportErr  error
+)
+
+// exportCensus runs census on the spec's boards once for all export tests
+// and returns the output directory. It lies beside the binary, which
+// TestMain removes with its directory.
+func exportCensus(t *testing.T) string {
+	t.Helper()
+	exportOnce.Do(func() {
+		exportOut, exportErr = os.MkdirTemp(filepath.Dir(binary), "export-")
+		if exportErr != nil {
+			return
+		}
+		for _, r := range exportRuns {
+			cmd := []string{"run", r.game, r.board, "--out", exportOut, "--quiet"}
+			if _, stderr, code := census(t, cmd...); code != 0 {
+				exportErr = fmt.Errorf("census %v: exit %d: %s", cmd, code, stderr)
+				return
+			}
+		}
+	})
+	if exportErr != nil {
+		t.Fatal(exportErr)
+	}
+	return exportOut
+}
+
+// parseGrid reads a CGSuite grid string as CGSuite's Grid.parse does (rows
+// split at '|', all as long as the first, each character's index in the
+// CharMap its value) and packs it into a piece key as COLUMNS.md lays it
+// out.
+func parseGrid(game, charMap, s string) (games.PieceKey, error) {
+	rows := strings.Split(s, "|")
+	cols := len(rows[0])
+	var lo uint64
+	for r, row := range rows {
+		if len(row) != cols || cols == 0 {
+			return games.PieceKey{}, fmt.Errorf("%q: row %d is %d long, row 1 %d", s, r+1, len(row), cols)
+		}
+		for c := 0; c < cols; c++ {
+			v := strings.IndexByte(charMap, row[c])
+			if v < 0 {
+				return games.PieceKey{}, fmt.Errorf("%q: %q is not in the %s CharMap %q", s, row[c], game, charMap)
+			}
+			bit := uint64(1) << (r*cols + c)
+			switch {
+			case game == "domineering":
+				if v == 0 { // an empty square of the region
+					lo |= bit
+				}
+			case v == 1: // Left
+				lo |= bit
+			case v == 2: // Right
+				lo |= bit << 32
+			case v == 3: // burnt
+				lo |= bit | bit<<32
+			}
+		}
+	}
+	return games.MakePieceKey(len(rows), cols, lo), nil
+}
+
+// tableKeys reads the pieces parts of a run: the keys of every level, and
+// checks that each row's cgsuite column reads back as the row's key.
+func tableKeys(t *testing.T, dir, game, charMap string) map[string]map[games.PieceKey]bool {
+	t.Helper()
+	levels := map[string]map[games.PieceKey]bool{"translated": {}, "symmetric": {}, "negation": {}}
+	parts, err := filepath.Glob(filepath.Join(dir, "pieces", "part-*.parquet"))
+	if err != nil || len(parts) == 0 {
+		t.Fatalf("no pieces parts in %s: %v", dir, err)
+	}
+	for _, p := range parts {
+		rows, err := schema.ReadPiecesFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			k := games.PieceKey{Hi: r.KeyHi, Lo: r.KeyLo}
+			if got, err := parseGrid(game, charMap, r.CGSuite); err != nil || got != k {
+				t.Fatalf("row %s: cgsuite %q reads as %+v, %v; want key %+v", r.Picture, r.CGSuite, got, err, k)
+			}
+			levels["translated"][k] = true
+			levels["symmetric"][games.PieceKey{Hi: r.SymmetricHi, Lo: r.SymmetricLo}] = true
+			levels["negation"][games.PieceKey{Hi: r.NegationHi, Lo: r.NegationLo}] = true
+		}
+	}
+	return levels
+}
+
+var scriptLine = regexp.MustCompile(`^  (game\.grid\.[A-Za-z]+)\("([^"]*)"\)(,?)$`)
+
+// scriptStrings checks the shape of a CGSuite script written by census
+// export and returns its grid strings.
+func scriptStrings(t *testing.T, script, ruleset string) []string {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(script, "\n"), "\n")
+	i := 0
+	for i < len(lines) && strings.HasPrefix(lines[i], "// ") {
+		i++
+	}
+	if i == 0 || i >= len(lines) || lines[i] != "pieces := [" || lines[len(lines)-1] != "];" {
+		t.Fatalf("script is not a header, \"pieces := [\", the list and \"];\":\n%s", script)
+	}
+	body := lines[i+1 : len(lines)-1]
+	var out []string
+	for j, l := range body {
+		m := scriptLine.FindStringSubmatch(l)
+		if m == nil || m[1] != ruleset || (m[3] == ",") != (j < len(body)-1) {
+			t.Fatalf("script line %q: want %s(\"GRID\") and a comma on all but the last", l, ruleset)
+		}
+		out = append(out, m[2])
+	}
+	return out
+}
+
+func TestExport(t *testing.T) {
+	out := exportCensus(t)
+	for _, r := range exportRuns {
+		t.Run(r.game, func(t *testing.T) {
+			dir := filepath.Join(out, r.game+"-"+r.board)
+			data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s schema.Summary
+			if err := json.Unmarshal(data, &s); err != nil {
+				t.Fatal(err)
+			}
+			counts := map[string]uint64{"translated": s.PiecesTranslated, "symmetric": s.PiecesSymmetric, "negation": s.PiecesNegation}
+			table := tableKeys(t, dir, r.game, r.charMap)
+			for _, level := range []string{"translated", "symmetric", "negation"} {
+				t.Run(level, func(t *testing.T) {
+					list, stderr, code := census(t, "export", dir, "--format", "list", "--level", level)
+					if code != 0 {
+						t.Fatalf("export list: exit %d: %s", code, stderr)
+					}
+					lines := strings.Split(strings.TrimSuffix(list, "\n"), "\n")
+					if uint64(len(lines)) != counts[level] {
+						t.Errorf("%d lines, summary.json says %d %s pieces", len(lines), counts[level], level)
+					}
+					var prev games.PieceKey
+					for i, l := range lines {
+						k, err := parseGrid(r.game, r.charMap, l)
+						if err != nil {
+							t.Fatalf("line %d: %v", i+1, err)
+						}
+						if !table[level][k] {
+							t.Fatalf("line %d %q: key %+v is no %s piece of the table", i+1, l, k, level)
+						}
+						// Strictly increasing: in key order, no duplicates.
+						if i > 0 && !prev.Less(k) {
+							t.Fatalf("line %d %q does not follow line %d %q in key order", i+1, l, i, lines[i-1])
+						}
+						prev = k
+					}
+
+					script, stderr, code := census(t, "export", dir, "--format", "cgsuite", "--level", level)
+					if code != 0 {
+						t.Fatalf("export cgsuite: exit %d: %s", code, stderr)
+					}
+					if got := scriptStrings(t, script, r.ruleset); strings.Join(got, "\n") != strings.Join(lines, "\n") {
+						t.Errorf("the script's grid strings differ from the list's")
+					}
+					head := fmt.Sprintf("// census export: %s %s, level %s, %d pieces (summary.json pieces_%s)\n", r.game, r.board, level, counts[level], level)
+					if !strings.HasPrefix(script, head) {
+						t.Errorf("script starts %q, want %q", script[:min(len(script), 80)], head)
+					}
+
+					if level != "symmetric" {
+						return
+					}
+					file := filepath.Join(t.TempDir(), "pieces.cgs")
+					if stdout, stderr, code := census(t, "export", dir, "--level", level, "--out", file); code != 0 || stdout != "" {
+						t.Fatalf("export --out: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+					}
+					if got, err := os.ReadFile(file); err != nil || string(got) != script {
+						t.Errorf("--out file differs from standard output: %v", err)
+					}
+				})
+			}
+		})
+	}
+}
+
+func TestExportDefaults(t *testing.T) {
+	dir := filepath.Join(exportCensus(t), "domineering-4x4")
+	def, _, code := census(t, "export", dir)
+	explicit, _, code2 := census(t, "export", dir, "--format", "cgsuite", "--level", "symmetric")
+	if code != 0 || code2 != 0 || def != explicit {
+		t.Errorf("export with no flags (exit %d) differs from --format cgsuite --level symmetric (exit %d)", code, code2)
+	}
+	stdout, _, code := census(t, "export", "--help")
+	for _, want := range []string{"pieces := [", "NAME()", "--level", "--format", "standard output"} {
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("export --help (exit %d) does not mention %q", code, want)
+		}
+	}
+}
+
+func TestExportBadInput(t *testing.T) {
+	run := filepath.Join(exportCensus(t), "clobber-3x4")
+	empty := t.TempDir()
+	notDir := filepath.Join(empty, "file")
+	if err := os.WriteFile(notDir, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A copy of the run whose pieces part is of another table.
+	wrong := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(wrong, "pieces"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for from, to := range map[string]string{"run.json": "run.json", "tiers.parquet": "pieces/part-00000.parquet"} {
+		data, err := os.ReadFile(filepath.Join(run, from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(wrong, to), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	badJSON := t.TempDir()
+	if err := os.WriteFile(filepath.Join(badJSON, "run.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outFile := filepath.Join(t.TempDir(), "out.cgs")
+	tests := []struct {
+		name  string
+		args  []string
+		names string // what the one-line error must mention
+	}{
+		{"missing DIR", []string{filepath.Join(empty, "none")}, filepath.Join(empty, "none")},
+		{"DIR is a file", []string{notDir}, notDir},
+		{"DIR without run.json", []string{empty}, "run.json"},
+		{"run.json not JSON", []string{badJSON}, badJSON},
+		{"part of another table", []string{wrong}, `holds table "tiers"`},
+		{"bad format", []string{run, "--format", "sgf"}, `"sgf"`},
+		{"bad level", []string{run, "--level", "rotated"}, `"rotated"`},
+		{"out in a missing directory", []string{run, "--out", filepath.Join(empty, "none", "x.cgs")}, filepath.Join(empty, "none")},
+		{"no DIR", nil, "DIR"},
+		{"two DIRs", []string{run, run}, "DIR"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"export"}, tc.args...)
+			if !strings.Contains(strings.Join(tc.args, " "), "--out") {
+				args = append(args, "--out", outFile)
+			}
+			stdout, stderr, code := census(t, args...)
+			if code != 2 {
+				t.Errorf("exit code %d, want 2; stderr %q", code, stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if len(lines) != 1 || !strings.Contains(lines[0], tc.names) {
+				t.Errorf("stderr %q: want one line naming %q", stderr, tc.names)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q, want nothing", stdout)
+			}
+			if _, err := os.Stat(outFile); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("bad input left %s behind", outFile)
+			}
+		})
+	}
+}
