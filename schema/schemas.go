@@ -208,9 +208,10 @@ func PiecesSchema() *arrow.Schema { return piecesSchema }
 // Results computed under an earlier version stay readable as long as their
 // table did not change.
 var readVersions = map[string][]int{
-	TableSummary: {1, Version},
-	TableTiers:   {1, Version},
-	TablePieces:  {Version},
+	TableSummary:   {1, Version},
+	TableTiers:     {1, Version},
+	TablePieces:    {Version},
+	TablePositions: {Version},
 }
 
 // schemaFor returns the schema of a table name, or nil for an unknown one.
