@@ -60,7 +60,8 @@ func TestReadmeQueries(t *testing.T) {
 // TestColumnsQueries runs the DuckDB statements of schema/COLUMNS.md's
 // "Reading the tables" on the same outputs. Their answers are each checked
 // in substance by the README's queries; here every statement must run and
-// return rows.
+// return rows. Statements that read the positions table are skipped when the
+// census binary cannot write it.
 func TestColumnsQueries(t *testing.T) {
 	blocks, err := sqlBlocks(filepath.Join("..", "..", "schema", "COLUMNS.md"), "## Reading the tables")
 	if err != nil {
@@ -74,6 +75,9 @@ func TestColumnsQueries(t *testing.T) {
 	for _, b := range blocks {
 		for i, stmt := range statements(b.text) {
 			t.Run(fmt.Sprintf("COLUMNS.md:%d:%d", b.line, i), func(t *testing.T) {
+				if strings.Contains(stmt, "/positions/") && !o.hasPositions {
+					t.Skipf("census run has no --positions option in this build: not run:\n%s", stmt)
+				}
 				res, err := query(t.Context(), db, withOut(stmt, o.dir))
 				if err != nil {
 					t.Fatalf("%v\n%s", err, stmt)
