@@ -7,6 +7,10 @@
 # large static library, which takes minutes; later runs reuse the cache.
 set -euo pipefail
 cd "$(dirname "$0")"
+if ! command -v gcc >/dev/null || ! command -v g++ >/dev/null; then
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends gcc g++
+fi
 export CGO_ENABLED=1
 go vet ./...
 go test ./...
