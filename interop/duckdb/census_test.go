@@ -38,9 +38,6 @@ type outputs struct {
 	// raw holds the same files decoded into generic maps, so a query's
 	// column can be compared to the summary key of the same name.
 	raw map[string]map[string]any
-	// hasPositions says whether the census binary writes the
-	// hive-partitioned positions table (census run --positions).
-	hasPositions bool
 }
 
 var (
@@ -80,23 +77,16 @@ func makeOutputs(dir string) (*outputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	help, err := exec.Command(bin, "run", "--help").CombinedOutput()
-	if err != nil {
-		return nil, fmt.Errorf("census run --help: %w: %s", err, help)
-	}
 	o := &outputs{
-		dir:          filepath.Join(dir, "out"),
-		summaries:    map[string]schema.Summary{},
-		raw:          map[string]map[string]any{},
-		hasPositions: strings.Contains(string(help), "--positions"),
+		dir:       filepath.Join(dir, "out"),
+		summaries: map[string]schema.Summary{},
+		raw:       map[string]map[string]any{},
 	}
 	for _, r := range censusRuns {
 		args := []string{"run", r.game, r.board, "--out", o.dir, "--quiet", "--metrics-addr", ""}
-		// Every run writes its positions table when the binary can, since
-		// the documented queries read it for more than one run.
-		if o.hasPositions {
-			args = append(args, "--positions")
-		}
+		// Every run writes its positions table, since the documented
+		// queries read it for more than one run.
+		args = append(args, "--positions")
 		if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("census %s: %w: %s", strings.Join(args, " "), err, out)
 		}

@@ -17,10 +17,7 @@ import (
 // checker checks the answer of one README query against the census outputs,
 // computed without DuckDB.
 type checker struct {
-	// needsPositions marks a query of the positions table, which only a
-	// census binary with --positions writes.
-	needsPositions bool
-	check          func(t *testing.T, o *outputs, res result)
+	check func(t *testing.T, o *outputs, res result)
 }
 
 // checkers are the README's checked queries by the name on their first line.
@@ -31,7 +28,7 @@ var checkers = map[string]checker{
 	"pieces_by_size":    {check: checkPiecesBySize},
 	"runs_by_file":      {check: checkRunsByFile},
 	"kv_metadata":       {check: checkKVMetadata},
-	"positions_by_tier": {check: checkPositionsByTier, needsPositions: true},
+	"positions_by_tier": {check: checkPositionsByTier},
 }
 
 func checkerNames() []string {

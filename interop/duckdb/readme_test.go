@@ -33,9 +33,6 @@ func TestReadmeQueries(t *testing.T) {
 			if !ok {
 				t.Fatalf("README.md:%d: sql block has no known checker: its first line must be \"-- check: NAME\" with NAME one of %v", b.line, checkerNames())
 			}
-			if c.needsPositions && !o.hasPositions {
-				t.Skip("census run has no --positions option in this build: the hive-partitioned positions query is not run")
-			}
 			stmts := statements(b.text)
 			if len(stmts) != 1 {
 				t.Fatalf("README.md:%d: sql block holds %d statements, want one query per checked block", b.line, len(stmts))
@@ -75,9 +72,6 @@ func TestColumnsQueries(t *testing.T) {
 	for _, b := range blocks {
 		for i, stmt := range statements(b.text) {
 			t.Run(fmt.Sprintf("COLUMNS.md:%d:%d", b.line, i), func(t *testing.T) {
-				if strings.Contains(stmt, "/positions/") && !o.hasPositions {
-					t.Skipf("census run has no --positions option in this build: not run:\n%s", stmt)
-				}
 				res, err := query(t.Context(), db, withOut(stmt, o.dir))
 				if err != nil {
 					t.Fatalf("%v\n%s", err, stmt)
