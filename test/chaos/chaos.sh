@@ -49,12 +49,12 @@
 #                    Trial i uses CHAOS_SEED+i-1: CHAOS_SEED=S CHAOS_TRIALS=1
 #                    replays the schedule of the trial that printed seed S.
 #   CHAOS_TRIALS     trials (default 20; --short: 1)
-#   CHAOS_GAME, CHAOS_BOARD   the census (default domineering 5x6)
+#   CHAOS_GAME, CHAOS_BOARD   the census (default clobber 4x4)
 #   CHAOS_FAULTS     faults per trial (default 4: one of each kind in a
 #                    random order, then random kinds)
-#   CHAOS_GAP        "MIN MAX" seconds between faults (default "2 8";
+#   CHAOS_GAP        "MIN MAX" seconds between faults (default "2 6";
 #                    --short: "1 3")
-#   CHAOS_HOLD       "MIN MAX" seconds a fault is held (default "2 6";
+#   CHAOS_HOLD       "MIN MAX" seconds a fault is held (default "2 5";
 #                    --short: "2 3")
 #   CHAOS_WORKERS    workers, 2 job slots each (default 3)
 #   CHAOS_ACK_WAIT   how long a job may go without a heartbeat before
@@ -86,9 +86,9 @@ for arg in "$@"; do
 done
 
 if [ -n "$short" ]; then
-	def_trials=1 def_game=domineering def_board=5x6 def_gap="1 3" def_hold="2 3"
+	def_trials=1 def_game=clobber def_board=4x4 def_gap="1 3" def_hold="2 3"
 else
-	def_trials=20 def_game=domineering def_board=5x6 def_gap="2 8" def_hold="2 6"
+	def_trials=20 def_game=clobber def_board=4x4 def_gap="2 6" def_hold="2 5"
 fi
 trials=${CHAOS_TRIALS:-$def_trials}
 game=${CHAOS_GAME:-$def_game}
@@ -217,6 +217,7 @@ say "reference: census run $game $board on the host took $((SECONDS - began))s"
 #   coordinator_state      "running", or "exited CODE"
 #   kill_role ROLE, start_role ROLE, cut ROLE, heal ROLE
 #   node_ready ROLE        true once the node answers JetStream requests
+#   run_started RUN        true once the run's plan and status are stored
 #   role_state ROLE        "running" or "exited CODE"
 #   outputs RUN DIR        copy the trial's outputs to DIR
 #   logs ROLE N            the last N lines of the role's log
@@ -285,6 +286,10 @@ docker_heal() {
 	local alias=$1
 	case $1 in worker*) alias=worker ;; esac
 	docker network connect --alias "$alias" "${project}_census" "$(container "$1")" >/dev/null 2>&1
+}
+docker_run_started() {
+	timeout 30 docker exec "$(container n1)" /census status --nats nats://127.0.0.1:4222 "$1" --json 2>/dev/null |
+		grep -Eq '"state": "(running|done)"'
 }
 docker_node_ready() { timeout 20 docker exec "$(container "$1")" /census status --nats nats://127.0.0.1:4222 >/dev/null 2>&1; }
 docker_outputs() { docker cp "$(container coordinator):/data/out/$1/$game-$board" "$2" >/dev/null 2>&1; }
@@ -386,6 +391,9 @@ loop_node_ready() {
 	url=nats://${a[4]} # the --listen value
 	timeout 20 "$census" status --nats "$url" >/dev/null 2>&1
 }
+loop_run_started() {
+	timeout 30 "$census" status --nats "$loop_urls" "$1" --json 2>/dev/null | grep -Eq '"state": "(running|done)"'
+}
 loop_outputs() { cp -r "$tmp/out/$1/$game-$board" "$2"; }
 loop_logs() { tail -n "$2" "$tmp/logs/$1.log" 2>/dev/null; }
 loop_count_log() { grep -c -- "$2" "$tmp/logs/$1.log" 2>/dev/null; }
@@ -400,6 +408,7 @@ start_role() { if [ "$mode" = docker ]; then docker_start "$@"; else loop_start 
 cut() { "${mode/loopback/loop}_cut" "$@"; }
 heal() { "${mode/loopback/loop}_heal" "$@"; }
 node_ready() { "${mode/loopback/loop}_node_ready" "$@"; }
+run_started() { "${mode/loopback/loop}_run_started" "$@"; }
 outputs() { "${mode/loopback/loop}_outputs" "$@"; }
 logs() { "${mode/loopback/loop}_logs" "$@"; }
 count_log() {
@@ -558,7 +567,11 @@ for ((trial = 1; trial <= trials; trial++)); do
 	coord_kills=0
 	t0=$SECONDS
 	start_coordinator "$run" || fatal "could not start the coordinator of trial $trial"
+	# Faults start once the run is stored in NATS: a coordinator killed
+	# before it stored anything has nothing to resume.
+	wait_until 120 run_started "$run" || trial_error="the run was not in NATS within 120s of the coordinator's start"
 	for f in "${faults[@]}"; do
+		[ -n "$trial_error" ] && break
 		read -r kind target gap hold <<<"$f"
 		at=-1
 		if ! sleep_while_running "$gap" || ! { at=$((SECONDS - t0)) && inject "$kind" "$target" "$hold"; }; then
@@ -570,7 +583,6 @@ for ((trial = 1; trial <= trials; trial++)); do
 		[ "$kind" = coordinator-kill ] && coord_kills=$((coord_kills + 1))
 		log+=("$(printf '%-16s %-12s at %4ds, held %2ds' "$kind" "$target" "$at" "$hold")")
 		say "  $kind $target at ${at}s, held ${hold}s"
-		[ -n "$trial_error" ] && break
 	done
 	# The run must end within the limit.
 	while [ -z "$trial_error" ] && coordinator_running; do
