@@ -48,7 +48,9 @@
 #   CHAOS_SEED       seed of the fault schedule (default random; printed).
 #                    Trial i uses CHAOS_SEED+i-1: CHAOS_SEED=S CHAOS_TRIALS=1
 #                    replays the schedule of the trial that printed seed S.
-#   CHAOS_TRIALS     trials (default 20; --short: 1)
+#   CHAOS_TRIALS     trials (default 20; --short: at most 3, ending once
+#                    every kind of fault was injected; a later trial
+#                    injects the kinds still missing first)
 #   CHAOS_GAME, CHAOS_BOARD   the census (default clobber 4x4)
 #   CHAOS_FAULTS     faults per trial (default 4: one of each kind in a
 #                    random order, then random kinds)
@@ -86,7 +88,7 @@ for arg in "$@"; do
 done
 
 if [ -n "$short" ]; then
-	def_trials=1 def_game=clobber def_board=4x4 def_gap="1 3" def_hold="2 3"
+	def_trials=3 def_game=clobber def_board=4x4 def_gap="1 3" def_hold="2 3"
 else
 	def_trials=20 def_game=clobber def_board=4x4 def_gap="2 6" def_hold="2 5"
 fi
@@ -491,6 +493,14 @@ plan() {
 				j=$REPLY
 				tmpk=${perm[i]} perm[i]=${perm[j]} perm[j]=$tmpk
 			done
+			if [ -n "$short" ]; then
+				# The kinds no trial has injected yet come first.
+				local missing=() rest=() k
+				for k in "${perm[@]}"; do
+					if [ "${injected[$k]}" = 0 ]; then missing+=("$k"); else rest+=("$k"); fi
+				done
+				perm=("${missing[@]}" "${rest[@]}")
+			fi
 		fi
 		kind=${perm[f % ${#kinds[@]}]}
 		case $kind in
@@ -557,6 +567,14 @@ inject() {
 step="running trials"
 say "seed $seed: $trials trial(s) of $game $board, $nfaults fault(s) each, gaps $gap_min-${gap_max}s, holds $hold_min-${hold_max}s, AckWait $ack_wait, mode $mode"
 for ((trial = 1; trial <= trials; trial++)); do
+	if [ -n "$short" ] && [ "$trial" -gt 1 ] && [ "$errors" = 0 ] && [ "$mismatches" = 0 ]; then
+		all=1
+		for k in "${kinds[@]}"; do [ "${injected[$k]}" -gt 0 ] || all=""; done
+		if [ -n "$all" ]; then
+			trials=$((trial - 1))
+			break
+		fi
+	fi
 	tseed=$((seed + trial - 1))
 	RANDOM=$tseed
 	plan
