@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/census-cgt/census/jobs"
 	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/store"
 )
@@ -72,15 +74,7 @@ func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version
 	}
 	for i, t := range res.Tables {
 		rel := filepath.Join("pieces", fmt.Sprintf("part-%05d.parquet", i))
-		err := write(rel, func(w io.Writer) error {
-			rc, err := st.Open(ctx, t.Name)
-			if err != nil {
-				return err
-			}
-			defer rc.Close()
-			_, err = io.Copy(w, rc)
-			return err
-		})
+		err := write(rel, func(w io.Writer) error { return copyTable(ctx, st, t, w) })
 		if err != nil {
 			return err
 		}
@@ -96,6 +90,29 @@ func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version
 	}
 	if err := schema.WriteJSONAtomic(manifest, m); err != nil {
 		return fmt.Errorf("write %s: %w", manifest, err)
+	}
+	return nil
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// copyTable copies a pieces table from the store to w and checks it against
+// the size and checksum its job recorded, so that a table damaged in the
+// store never lands in the outputs.
+func copyTable(ctx context.Context, st store.Store, t jobs.Blob, w io.Writer) error {
+	rc, err := st.Open(ctx, t.Name)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	h := crc32.New(castagnoli)
+	n, err := io.Copy(io.MultiWriter(w, h), rc)
+	if err != nil {
+		return fmt.Errorf("read pieces table %s: %w", t.Name, err)
+	}
+	if n != t.Size || h.Sum32() != t.Sum {
+		return fmt.Errorf("pieces table %s: %w: %d bytes with crc32c %08x, its job wrote %d bytes with crc32c %08x",
+			t.Name, jobs.ErrCorrupt, n, h.Sum32(), t.Size, t.Sum)
 	}
 	return nil
 }
