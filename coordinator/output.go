@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/census-cgt/census/jobs"
 	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/store"
 )
@@ -76,19 +78,10 @@ func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version
 		m.Files = append(m.Files, File{Path: filepath.ToSlash(rel), Bytes: fi.Size()})
 		return nil
 	}
-	copyBlob := func(name string) func(io.Writer) error {
-		return func(w io.Writer) error {
-			rc, err := st.Open(ctx, name)
-			if err != nil {
-				return err
-			}
-			defer rc.Close()
-			_, err = io.Copy(w, rc)
-			return err
-		}
-	}
 	for i, t := range res.Tables {
-		if err := write(filepath.Join("pieces", fmt.Sprintf("part-%05d.parquet", i)), copyBlob(t.Name)); err != nil {
+		rel := filepath.Join("pieces", fmt.Sprintf("part-%05d.parquet", i))
+		err := write(rel, func(w io.Writer) error { return copyTable(ctx, st, t, w) })
+		if err != nil {
 			return err
 		}
 	}
@@ -100,7 +93,7 @@ func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version
 			return fmt.Errorf("create positions directory: %w", err)
 		}
 		for _, b := range parts {
-			if err := write(filepath.Join(tierDir, fmt.Sprintf("part-%05d.parquet", b.Bucket)), copyBlob(b.Name)); err != nil {
+			if err := write(filepath.Join(tierDir, fmt.Sprintf("part-%05d.parquet", b.Bucket)), func(w io.Writer) error { return copyTable(ctx, st, b, w) }); err != nil {
 				return err
 			}
 		}
@@ -116,6 +109,29 @@ func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version
 	}
 	if err := schema.WriteJSONAtomic(manifest, m); err != nil {
 		return fmt.Errorf("write %s: %w", manifest, err)
+	}
+	return nil
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// copyTable copies a table part (pieces or positions) from the store to w
+// and checks it against the size and checksum its job recorded, so that a
+// part damaged in the store never lands in the outputs.
+func copyTable(ctx context.Context, st store.Store, t jobs.Blob, w io.Writer) error {
+	rc, err := st.Open(ctx, t.Name)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	h := crc32.New(castagnoli)
+	n, err := io.Copy(io.MultiWriter(w, h), rc)
+	if err != nil {
+		return fmt.Errorf("read table %s: %w", t.Name, err)
+	}
+	if n != t.Size || h.Sum32() != t.Sum {
+		return fmt.Errorf("table %s: %w: %d bytes with crc32c %08x, its job wrote %d bytes with crc32c %08x",
+			t.Name, jobs.ErrCorrupt, n, h.Sum32(), t.Size, t.Sum)
 	}
 	return nil
 }

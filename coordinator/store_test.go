@@ -4,13 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"hash/fnv"
 	"io"
+	"math/rand/v2"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/johannesboyne/gofakes3"
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
@@ -62,48 +66,116 @@ func TestS3Store(t *testing.T) {
 	}
 }
 
-// corrupting is a store whose reads of one tier's fragments have a bit
-// flipped, as a failing disk would.
+// corrupting is a store whose reads of the blobs whose names contain part
+// come back damaged, as from a failing disk: every read of such a blob is
+// damaged the same way.
 type corrupting struct {
 	store.Store
-	tier string
+	part   string
+	damage func(name string, data []byte) []byte
+}
+
+func (c corrupting) Open(ctx context.Context, name string) (io.ReadCloser, error) {
+	return c.wrap(name)(c.Store.Open(ctx, name))
 }
 
 func (c corrupting) OpenRange(ctx context.Context, name string, off, n int64) (io.ReadCloser, error) {
-	rc, err := c.Store.OpenRange(ctx, name, off, n)
-	if err != nil || !strings.Contains(name, c.tier) {
-		return rc, err
-	}
-	data, err := io.ReadAll(rc)
-	rc.Close()
-	if err != nil {
-		return nil, err
-	}
-	data[len(data)/2] ^= 0x10
-	return io.NopCloser(bytes.NewReader(data)), nil
+	return c.wrap(name)(c.Store.OpenRange(ctx, name, off, n))
 }
 
-// TestCorruptFragment checks that a corrupted fragment fails the run with
-// a message naming it, and that no outputs appear.
+func (c corrupting) wrap(name string) func(io.ReadCloser, error) (io.ReadCloser, error) {
+	return func(rc io.ReadCloser, err error) (io.ReadCloser, error) {
+		if err != nil || !strings.Contains(name, c.part) {
+			return rc, err
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			return nil, err
+		}
+		return io.NopCloser(bytes.NewReader(c.damage(name, data))), nil
+	}
+}
+
+// TestCorruptFragment checks that a damaged fragment or table, wherever
+// the damage lies, fails the run with a message naming it, and that no
+// outputs appear: a bit flipped or the end cut off at a random place in
+// the fragments of a tier, of the piece and class reductions, and in the
+// pieces tables.
 func TestCorruptFragment(t *testing.T) {
-	tmp := t.TempDir()
-	out := coordinator.OutputDir(filepath.Join(tmp, "out"), "clobber", "3x4")
-	_, err := embedded.Run(context.Background(), embedded.Options{
-		Game: "clobber", Board: "3x4", Out: out, Data: filepath.Join(tmp, "data"),
-		Workers: 2, Shards: 2, MemBudget: 64 << 20, Version: "test",
-		StoreURL: filepath.Join(tmp, "blobs"),
-		OpenStore: func(ctx context.Context, url string) (store.Store, error) {
-			d, err := store.NewDir(url)
-			return corrupting{Store: d, tier: "/t0004/"}, err
-		},
-	})
-	if !errors.Is(err, coordinator.ErrJobFailed) {
-		t.Fatalf("run with a corrupt fragment: err %v, want ErrJobFailed", err)
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("CENSUS_TEST_SEED"); s != "" {
+		var err error
+		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
+			t.Fatalf("CENSUS_TEST_SEED=%q: %v", s, err)
+		}
 	}
-	if !strings.Contains(err.Error(), "/t0004/") || !strings.Contains(err.Error(), jobs.ErrCorrupt.Error()) {
-		t.Errorf("error %q does not name the corrupt fragment", err)
+	t.Logf("seed %d (replay with CENSUS_TEST_SEED=%d)", seed, seed)
+	// offset is a random place in data, the same for every read of name
+	// under one seed.
+	offset := func(name string, data []byte) int {
+		h := fnv.New64a()
+		h.Write([]byte(name))
+		return int(rand.New(rand.NewPCG(seed, h.Sum64())).Uint64N(uint64(len(data))))
 	}
-	if _, err := os.Stat(filepath.Join(out, "run.json")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("a failed run left run.json")
+	flip := func(name string, data []byte) []byte {
+		if len(data) == 0 {
+			return data
+		}
+		i := offset(name, data)
+		data[i] ^= 1 << (i % 8)
+		return data
+	}
+	cut := func(name string, data []byte) []byte {
+		if len(data) == 0 {
+			return data
+		}
+		return data[:offset(name, data)]
+	}
+	tests := []struct {
+		name   string
+		part   string
+		damage func(string, []byte) []byte
+		// failed says the damage fails a job, not the final copy.
+		failed bool
+	}{
+		{"bit flip in a tier", "/t0004/", flip, true},
+		{"cut short in a tier", "/t0004/", cut, true},
+		{"bit flip in the pieces", "/pieces/", flip, true},
+		{"cut short in the pieces", "/pieces/", cut, true},
+		{"bit flip in the classes", "/classes/", flip, true},
+		{"cut short in the classes", "/classes/", cut, true},
+		{"bit flip in a pieces table", "/tables/", flip, false},
+		{"cut short in a pieces table", "/tables/", cut, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			out := coordinator.OutputDir(filepath.Join(tmp, "out"), "clobber", "3x4")
+			_, err := embedded.Run(context.Background(), embedded.Options{
+				Game: "clobber", Board: "3x4", Out: out, Data: filepath.Join(tmp, "data"),
+				Workers: 2, Shards: 2, MemBudget: 64 << 20, Version: "test",
+				StoreURL: filepath.Join(tmp, "blobs"),
+				OpenStore: func(ctx context.Context, url string) (store.Store, error) {
+					d, err := store.NewDir(url)
+					return corrupting{Store: d, part: tc.part, damage: tc.damage}, err
+				},
+			})
+			if err == nil {
+				t.Fatal("a run with damaged blobs succeeded")
+			}
+			if tc.failed && !errors.Is(err, coordinator.ErrJobFailed) {
+				t.Errorf("err %v, want ErrJobFailed", err)
+			}
+			if !tc.failed && !errors.Is(err, jobs.ErrCorrupt) {
+				t.Errorf("err %v, want ErrCorrupt", err)
+			}
+			if !strings.Contains(err.Error(), tc.part) || !strings.Contains(err.Error(), jobs.ErrCorrupt.Error()) {
+				t.Errorf("error %q does not name the damaged blob under %s as corrupt", err, tc.part)
+			}
+			if _, err := os.Stat(filepath.Join(out, "run.json")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a failed run left run.json")
+			}
+		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -31,6 +32,9 @@ type Config struct {
 	// Heartbeat is how often a running job is reported in progress;
 	// zero means a third of broker.AckWait().
 	Heartbeat time.Duration
+	// RetryDelay is how long a failed job waits before its next attempt,
+	// times the attempts so far; zero means RetryDelay().
+	RetryDelay time.Duration
 	// Metrics, when set, count what the worker does.
 	Metrics *Metrics
 }
@@ -68,6 +72,9 @@ func New(ctx context.Context, cfg Config) (*Worker, error) {
 	}
 	if cfg.Heartbeat == 0 {
 		cfg.Heartbeat = broker.AckWait() / 3
+	}
+	if cfg.RetryDelay == 0 {
+		cfg.RetryDelay = RetryDelay()
 	}
 	// Several processes creating the stream at once on a new cluster can
 	// time out while its servers agree: try again for a while.
@@ -259,12 +266,26 @@ func (w *Worker) retryOrFail(ctx context.Context, msg jetstream.Msg, kv jetstrea
 		w.fail(ctx, msg, kv, j, fmt.Errorf("gave up after %d attempts: %w", md.NumDelivered, err), log)
 		return
 	}
-	delay := time.Second
+	delay := w.cfg.RetryDelay
 	if merr == nil {
-		delay = time.Duration(md.NumDelivered) * 2 * time.Second
+		delay *= time.Duration(md.NumDelivered)
 	}
 	log.Warn("job failed, will retry", "err", err, "delay", delay)
 	msg.NakWithDelay(delay)
+}
+
+// DefaultRetryDelay is the wait before a failed job's second attempt; the
+// waits grow by as much again with every attempt (2s, 4s, 6s, 8s), so that a
+// fault that lasts, a full disk, fails the run within about 20 seconds.
+const DefaultRetryDelay = 2 * time.Second
+
+// RetryDelay is DefaultRetryDelay, or CENSUS_RETRY_DELAY when it holds a
+// positive duration (tests make it short).
+func RetryDelay() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("CENSUS_RETRY_DELAY")); err == nil && d > 0 {
+		return d
+	}
+	return DefaultRetryDelay
 }
 
 // fail records why a job can never succeed, which fails its run, and

@@ -10,7 +10,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/census-cgt/census/broker"
@@ -55,6 +57,11 @@ type Options struct {
 	OnServer func(url string)
 }
 
+// ErrNATSStore is returned when the embedded server cannot write its store
+// (a full or read-only disk): it then stops taking jobs and records, and
+// the run could only wait.
+var ErrNATSStore = errors.New("the NATS server cannot write its store")
+
 // Run runs the census and returns its result.
 func Run(ctx context.Context, o Options) (*coordinator.Result, error) {
 	if o.Log == nil {
@@ -72,6 +79,18 @@ func Run(ctx context.Context, o Options) (*coordinator.Result, error) {
 		srv.Shutdown()
 		srv.WaitForShutdown()
 	}()
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	srv.SetLoggerV2(&serverLog{log: o.Log, stop: stop}, false, false, false)
+	res, err := run(ctx, o, srv)
+	if cause := context.Cause(ctx); err != nil && errors.Is(cause, ErrNATSStore) {
+		return nil, cause
+	}
+	return res, err
+}
+
+func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Result, error) {
+	var err error
 	if o.OnServer != nil {
 		o.OnServer(srv.ClientURL())
 	}
@@ -128,6 +147,36 @@ func Run(ctx context.Context, o Options) (*coordinator.Result, error) {
 	}, cconn)
 }
 
+// serverLog passes the embedded server's warnings and errors to the run's
+// log, and ends the run when the server reports that it cannot write its
+// store: a stream that met a write error takes no more messages and
+// answers no publisher, so the run would wait for ever.
+type serverLog struct {
+	log  *slog.Logger
+	stop context.CancelCauseFunc
+}
+
+func (l *serverLog) Noticef(format string, v ...any) {}
+func (l *serverLog) Debugf(format string, v ...any)  {}
+func (l *serverLog) Tracef(format string, v ...any)  {}
+
+func (l *serverLog) Warnf(format string, v ...any) {
+	l.log.Warn("NATS: " + fmt.Sprintf(format, v...))
+}
+
+func (l *serverLog) Fatalf(format string, v ...any) { l.Errorf(format, v...) }
+
+func (l *serverLog) Errorf(format string, v ...any) {
+	msg := fmt.Sprintf(format, v...)
+	l.log.Error("NATS: " + msg)
+	// The server's words for a store it cannot write: a stream's or
+	// consumer's "critical write error", or JetStream turned off for want
+	// of space.
+	if strings.Contains(msg, "critical write error") || strings.Contains(msg, "will be DISABLED") {
+		l.stop(fmt.Errorf("%w: %s; make room there and run the same command again", ErrNATSStore, msg))
+	}
+}
+
 func workerMetrics(reg prometheus.Registerer) *worker.Metrics {
 	if reg == nil {
 		return nil
@@ -142,10 +191,27 @@ func coordinatorMetrics(reg prometheus.Registerer) *coordinator.Metrics {
 	return coordinator.NewMetrics(reg)
 }
 
-// Clean removes the data directory of a finished run.
+// Clean removes what a finished run kept in its data directory (the NATS
+// store and the blobs), and the directories themselves when that leaves
+// them empty. A directory that holds other files or is a mount point
+// stays: census did not make it.
 func Clean(data string) error {
-	if err := os.RemoveAll(data); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("remove %s: %w", data, err)
+	for _, sub := range []string{"nats", "blobs"} {
+		p := filepath.Join(data, sub)
+		entries, err := os.ReadDir(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("remove %s: %w", p, err)
+		}
+		for _, e := range entries {
+			if err := os.RemoveAll(filepath.Join(p, e.Name())); err != nil {
+				return fmt.Errorf("remove %s: %w", p, err)
+			}
+		}
+		os.Remove(p)
 	}
+	os.Remove(data)
 	return nil
 }
