@@ -60,7 +60,7 @@ func TestStoreFaults(t *testing.T) {
 	t.Setenv("CENSUS_RETRY_DELAY", "20ms")
 	t.Setenv("CENSUS_LOG", "info")
 	want, _ := embeddedRun(t, faultBoard[0], faultBoard[1], faultBoard[2:]...)
-	run, err := coordinator.RunID("clobber", "3x4", "", 2, false)
+	run, err := coordinator.RunID("clobber", "3x4", "", 2, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
