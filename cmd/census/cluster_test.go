@@ -403,12 +403,20 @@ func TestWorkerKilled(t *testing.T) {
 	victim := rng.IntN(len(workers))
 	time.Sleep(delay)
 	// Kill when both workers hold a job, so that the victim surely dies
-	// in the middle of one.
+	// in the middle of one. The workers are frozen while the pending acks
+	// are counted, so that neither can finish its job between the count
+	// and the kill.
 	busy := false
 	deadline := time.Now().Add(10 * time.Second)
 	for !busy && time.Now().Before(deadline) && !coord.exited() {
+		for _, w := range workers {
+			w.freeze()
+		}
 		busy = ackPending(conn) >= len(workers)
 		if !busy {
+			for _, w := range workers {
+				w.thaw()
+			}
 			time.Sleep(2 * time.Millisecond)
 		}
 	}
@@ -416,6 +424,9 @@ func TestWorkerKilled(t *testing.T) {
 		t.Fatalf("the run ended before a worker could be killed (after %v): make the board bigger", time.Since(began))
 	}
 	workers[victim].kill()
+	for _, w := range workers {
+		w.thaw()
+	}
 	t.Logf("killed worker-%d after %v (both workers busy: %v)", victim, time.Since(began), busy)
 	startWorker(t, "worker-2", srv.url)
 
