@@ -1,16 +1,13 @@
 package schema
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // PieceWriter streams rows of the pieces table into one Parquet file (a
@@ -22,11 +19,7 @@ import (
 // rows sorted by (KeyHi, KeyLo): the key columns are delta-encoded and
 // compress best sorted. A PieceWriter is not safe for concurrent use.
 type PieceWriter struct {
-	fw   *pqarrow.FileWriter
-	b    *array.RecordBuilder
-	opts writeOptions
-	n    int   // rows in the current batch
-	err  error // first error; every later call returns it
+	bw *batchWriter
 
 	game, board, picture, cgsuite            *array.StringBuilder
 	keyHi, keyLo, symHi, symLo, negHi, negLo *array.Uint64Builder
@@ -34,9 +27,6 @@ type PieceWriter struct {
 	rows, cols, size, firstTier              *array.Int32Builder
 	selfNeg                                  *array.BooleanBuilder
 }
-
-// errClosed is returned by Write and Close after Close.
-var errClosed = errors.New("piece writer closed")
 
 // NewPieceWriter starts a pieces file on w. Close must be called to finish
 // the file. It returns an error when the Parquet writer cannot start.
@@ -53,10 +43,7 @@ func NewPieceWriter(w io.Writer) (*PieceWriter, error) {
 // 100 bytes a row), so a job with a small memory budget asks for small
 // groups.
 func NewPieceWriterRows(w io.Writer, rowGroupRows int64) (*PieceWriter, error) {
-	o := defaultOptions
-	o.rowGroupRows = max(min(rowGroupRows, o.rowGroupRows), 1024)
-	o.batchRows = int(min(int64(o.batchRows), o.rowGroupRows))
-	pw, err := newPieceWriter(w, o)
+	pw, err := newPieceWriter(w, rowGroupOptions(rowGroupRows))
 	if err != nil {
 		return nil, fmt.Errorf("start pieces: %w", err)
 	}
@@ -64,19 +51,13 @@ func NewPieceWriterRows(w io.Writer, rowGroupRows int64) (*PieceWriter, error) {
 }
 
 func newPieceWriter(w io.Writer, o writeOptions) (*PieceWriter, error) {
-	if o.batchRows <= 0 || o.rowGroupRows <= 0 {
-		return nil, fmt.Errorf("bad sizes: batch %d rows, row group %d rows", o.batchRows, o.rowGroupRows)
-	}
-	fw, err := newFileWriter(piecesSchema, w, o, ColKeyHi, ColKeyLo)
+	bw, err := newBatchWriter(TablePieces, piecesSchema, w, o, ColKeyHi, ColKeyLo)
 	if err != nil {
 		return nil, err
 	}
-	b := array.NewRecordBuilder(memory.DefaultAllocator, piecesSchema)
-	b.Reserve(o.batchRows)
+	b := bw.b
 	return &PieceWriter{
-		fw:        fw,
-		b:         b,
-		opts:      o,
+		bw:        bw,
 		game:      b.Field(pGame).(*array.StringBuilder),
 		board:     b.Field(pBoard).(*array.StringBuilder),
 		picture:   b.Field(pPicture).(*array.StringBuilder),
@@ -99,8 +80,8 @@ func newPieceWriter(w io.Writer, o writeOptions) (*PieceWriter, error) {
 // Write appends one row. It returns an error when a full batch cannot be
 // written, or after Close or an earlier error; the file is then unusable.
 func (pw *PieceWriter) Write(p Piece) error {
-	if pw.err != nil {
-		return pw.err
+	if pw.bw.err != nil {
+		return pw.bw.err
 	}
 	pw.game.Append(p.Game)
 	pw.board.Append(p.Board)
@@ -118,47 +99,14 @@ func (pw *PieceWriter) Write(p Piece) error {
 	pw.selfNeg.Append(p.SelfNegative)
 	pw.positions.Append(p.Positions)
 	pw.firstTier.Append(p.FirstTier)
-	pw.n++
-	if pw.n >= pw.opts.batchRows {
-		return pw.flush()
-	}
-	return nil
-}
-
-// flush hands the buffered batch to the Parquet writer.
-func (pw *PieceWriter) flush() error {
-	if pw.n == 0 {
-		return nil
-	}
-	rec := pw.b.NewRecordBatch()
-	defer rec.Release()
-	pw.n = 0
-	if err := pw.fw.WriteBuffered(rec); err != nil {
-		pw.err = fmt.Errorf("write pieces: %w", err)
-		return pw.err
-	}
-	pw.b.Reserve(pw.opts.batchRows)
-	return nil
+	return pw.bw.rowDone()
 }
 
 // Close writes the rows still buffered and the file footer. It does not
 // close the underlying writer. It returns an error when writing fails, or
 // when the PieceWriter had already failed or been closed.
 func (pw *PieceWriter) Close() error {
-	if pw.err != nil {
-		return pw.err
-	}
-	ferr := pw.flush()
-	pw.b.Release()
-	cerr := pw.fw.Close()
-	pw.err = errClosed
-	if ferr != nil {
-		return ferr
-	}
-	if cerr != nil {
-		return fmt.Errorf("close pieces: %w", cerr)
-	}
-	return nil
+	return pw.bw.close()
 }
 
 // ReadPieces reads a whole pieces file into memory, rows in file order. The

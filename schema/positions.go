@@ -7,9 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // TablePositions is the name of the positions table under MetaTable.
@@ -58,11 +56,7 @@ func PositionsSchema() *arrow.Schema { return positionsSchema }
 // sorted by Key: the key column is delta-encoded. A PositionWriter is not
 // safe for concurrent use.
 type PositionWriter struct {
-	fw   *pqarrow.FileWriter
-	b    *array.RecordBuilder
-	opts writeOptions
-	n    int   // rows in the current batch
-	err  error // first error; every later call returns it
+	bw *batchWriter
 
 	key        *array.Uint64Builder
 	live, dead *array.Int32Builder
@@ -75,10 +69,7 @@ type PositionWriter struct {
 // called to finish the file. It returns an error when the Parquet writer
 // cannot start.
 func NewPositionWriter(w io.Writer, rowGroupRows int64) (*PositionWriter, error) {
-	o := defaultOptions
-	o.rowGroupRows = max(min(rowGroupRows, o.rowGroupRows), 1024)
-	o.batchRows = int(min(int64(o.batchRows), o.rowGroupRows))
-	pw, err := newPositionWriter(w, o)
+	pw, err := newPositionWriter(w, rowGroupOptions(rowGroupRows))
 	if err != nil {
 		return nil, fmt.Errorf("start positions: %w", err)
 	}
@@ -86,19 +77,13 @@ func NewPositionWriter(w io.Writer, rowGroupRows int64) (*PositionWriter, error)
 }
 
 func newPositionWriter(w io.Writer, o writeOptions) (*PositionWriter, error) {
-	if o.batchRows <= 0 || o.rowGroupRows <= 0 {
-		return nil, fmt.Errorf("bad sizes: batch %d rows, row group %d rows", o.batchRows, o.rowGroupRows)
-	}
-	fw, err := newFileWriter(positionsSchema, w, o, ColKey)
+	bw, err := newBatchWriter(TablePositions, positionsSchema, w, o, ColKey)
 	if err != nil {
 		return nil, err
 	}
-	b := array.NewRecordBuilder(memory.DefaultAllocator, positionsSchema)
-	b.Reserve(o.batchRows)
+	b := bw.b
 	return &PositionWriter{
-		fw:      fw,
-		b:       b,
-		opts:    o,
+		bw:      bw,
 		key:     b.Field(posKey).(*array.Uint64Builder),
 		live:    b.Field(posLivePieces).(*array.Int32Builder),
 		dead:    b.Field(posDeadPieces).(*array.Int32Builder),
@@ -109,54 +94,21 @@ func newPositionWriter(w io.Writer, o writeOptions) (*PositionWriter, error) {
 // Write appends one row. It returns an error when a full batch cannot be
 // written, or after Close or an earlier error; the file is then unusable.
 func (pw *PositionWriter) Write(p Position) error {
-	if pw.err != nil {
-		return pw.err
+	if pw.bw.err != nil {
+		return pw.bw.err
 	}
 	pw.key.Append(p.Key)
 	pw.live.Append(p.LivePieces)
 	pw.dead.Append(p.DeadPieces)
 	pw.picture.Append(p.Picture)
-	pw.n++
-	if pw.n >= pw.opts.batchRows {
-		return pw.flush()
-	}
-	return nil
-}
-
-// flush hands the buffered batch to the Parquet writer.
-func (pw *PositionWriter) flush() error {
-	if pw.n == 0 {
-		return nil
-	}
-	rec := pw.b.NewRecordBatch()
-	defer rec.Release()
-	pw.n = 0
-	if err := pw.fw.WriteBuffered(rec); err != nil {
-		pw.err = fmt.Errorf("write positions: %w", err)
-		return pw.err
-	}
-	pw.b.Reserve(pw.opts.batchRows)
-	return nil
+	return pw.bw.rowDone()
 }
 
 // Close writes the rows still buffered and the file footer. It does not
 // close the underlying writer. It returns an error when writing fails, or
 // when the PositionWriter had already failed or been closed.
 func (pw *PositionWriter) Close() error {
-	if pw.err != nil {
-		return pw.err
-	}
-	ferr := pw.flush()
-	pw.b.Release()
-	cerr := pw.fw.Close()
-	pw.err = errClosed
-	if ferr != nil {
-		return ferr
-	}
-	if cerr != nil {
-		return fmt.Errorf("close positions: %w", cerr)
-	}
-	return nil
+	return pw.bw.close()
 }
 
 // ReadPositions reads a whole positions file into memory, rows in file
