@@ -3,7 +3,6 @@ package jobs
 import (
 	"context"
 	"fmt"
-	"hash/crc32"
 	"io"
 
 	"github.com/census-cgt/census/games"
@@ -170,39 +169,3 @@ func (t *positionTable) abort() {
 		t.w.abort()
 	}
 }
-
-// blobWriter writes one blob into the store, keeping its size and checksum
-// for the Blob that names it.
-type blobWriter struct {
-	name string
-	w    store.Writer
-	sum  uint32
-	size int64
-}
-
-func newBlobWriter(ctx context.Context, st store.Store, name string) (*blobWriter, error) {
-	w, err := st.Create(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	return &blobWriter{name: name, w: w}, nil
-}
-
-func (b *blobWriter) Write(p []byte) (int, error) {
-	b.sum = crc32.Update(b.sum, castagnoli, p)
-	b.size += int64(len(p))
-	return b.w.Write(p)
-}
-
-// commit makes the blob visible and returns its Blob.
-func (b *blobWriter) commit() (Blob, error) {
-	if err := b.w.Commit(); err != nil {
-		return Blob{}, err
-	}
-	return Blob{Name: b.name, Size: b.size, Sum: b.sum}, nil
-}
-
-// abort discards the blob; it is a no-op after commit.
-func (b *blobWriter) abort() { b.w.Abort() }
-
-var _ io.Writer = (*blobWriter)(nil)

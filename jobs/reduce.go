@@ -3,7 +3,6 @@ package jobs
 import (
 	"context"
 	"fmt"
-	"hash/crc32"
 	"io"
 
 	"github.com/census-cgt/census/games"
@@ -197,48 +196,30 @@ func runClasses(ctx context.Context, st store.Store, j *ClassJob, opts Options) 
 	return res, nil
 }
 
-// tableWriter writes a Parquet table into the store, keeping its size and
-// checksum for the blob that names it.
+// tableWriter writes a pieces table into the store as one blob.
 type tableWriter struct {
-	name string
-	w    store.Writer
-	sum  uint32
-	size int64
-	pw   *schema.PieceWriter
+	*blobWriter
+	pw *schema.PieceWriter
 }
 
 func newTableWriter(ctx context.Context, st store.Store, name string, rowGroupRows int64) (*tableWriter, error) {
-	w, err := st.Create(ctx, name)
+	bw, err := newBlobWriter(ctx, st, name)
 	if err != nil {
 		return nil, err
 	}
-	t := &tableWriter{name: name, w: w}
-	if t.pw, err = schema.NewPieceWriterRows(t, rowGroupRows); err != nil {
-		w.Abort()
+	t := &tableWriter{blobWriter: bw}
+	if t.pw, err = schema.NewPieceWriterRows(bw, rowGroupRows); err != nil {
+		bw.abort()
 		return nil, fmt.Errorf("start pieces table %s: %w", name, err)
 	}
 	return t, nil
 }
 
-func (t *tableWriter) Write(p []byte) (int, error) {
-	t.sum = crc32.Update(t.sum, castagnoli, p)
-	t.size += int64(len(p))
-	return t.w.Write(p)
-}
-
+// commit finishes the table and makes its blob visible.
 func (t *tableWriter) commit() (Blob, error) {
 	if err := t.pw.Close(); err != nil {
 		return Blob{}, fmt.Errorf("finish pieces table %s: %w", t.name, err)
 	}
 	t.pw = nil
-	if err := t.w.Commit(); err != nil {
-		return Blob{}, err
-	}
-	return Blob{Name: t.name, Size: t.size, Sum: t.sum}, nil
+	return t.blobWriter.commit()
 }
-
-func (t *tableWriter) abort() {
-	t.w.Abort()
-}
-
-var _ io.Writer = (*tableWriter)(nil)
