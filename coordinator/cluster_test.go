@@ -225,7 +225,7 @@ func TestThreeNodeCluster(t *testing.T) {
 			// JetStream call has its own.
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			timer := time.AfterFunc(60*time.Second, cancel)
+			timer := time.AfterFunc(120*time.Second, cancel)
 			defer timer.Stop()
 			began := time.Now()
 			res, err := coordinator.Start(ctx, coordinator.Config{

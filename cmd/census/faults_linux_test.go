@@ -138,13 +138,15 @@ func TestStoreFaults(t *testing.T) {
 			args = append(args, extra...)
 
 			began := time.Now()
-			_, stderr, code := censusWithin(t, 60*time.Second, nil, args...)
+			_, stderr, code := censusWithin(t, 90*time.Second, nil, args...)
 			took := time.Since(began)
 			if code != 1 {
 				t.Fatalf("census run on a failing store: exit %d after %v, want 1: %s", code, took, tail(stderr, 2000))
 			}
 			t.Logf("the failing run stopped after %v", took)
-			if took > 20*time.Second {
+			// Bounded by the attempts of a failing job, or by the 30 s
+			// of a NATS request that a full store leaves unanswered.
+			if took > 45*time.Second {
 				t.Errorf("the failing run took %v to stop", took)
 			}
 			lines := strings.Split(strings.TrimSpace(stderr), "\n")
@@ -159,7 +161,7 @@ func TestStoreFaults(t *testing.T) {
 			}
 
 			heal()
-			_, stderr, code = censusWithin(t, 60*time.Second, nil, args...)
+			_, stderr, code = censusWithin(t, 90*time.Second, nil, args...)
 			if code != 0 {
 				t.Fatalf("census run again once the store works: exit %d: %s", code, tail(stderr, 2000))
 			}
