@@ -14,6 +14,7 @@ import (
 	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/coordinator"
 	"github.com/census-cgt/census/jobs"
+	"github.com/census-cgt/census/store"
 )
 
 // duplicating publishes every job of a batch twice more, last job first,
@@ -47,20 +48,8 @@ func (d *duplicating) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Res
 // each tier, and requires the same outputs as a plain run: jobs are
 // idempotent, so at-least-once delivery gives exactly-once results.
 func TestDuplicateDelivery(t *testing.T) {
-	url := startServer(t, "duplicates")
-	st := newDir(t)
-	startWorker(t, connect(t, url), st, 2)
-	conn := connect(t, url)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
 	const run = "duplicates"
-	if _, err := broker.Setup(ctx, conn.JS, 1); err != nil {
-		t.Fatal(err)
-	}
-	kv, err := broker.RunBucket(ctx, conn.JS, run, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, conn, st, kv := natsRun(t, run)
 	out := filepath.Join(t.TempDir(), "out")
 	exec := &duplicating{inner: &coordinator.NATS{Conn: conn, KV: kv, Run: run, Nonce: "test"}, js: conn.JS, run: run}
 	res, err := coordinator.Run(ctx, coordinator.Config{
@@ -80,4 +69,26 @@ func TestDuplicateDelivery(t *testing.T) {
 	if got, want := readPieces(t, out), readPieces(t, wantDir); !reflect.DeepEqual(got, want) {
 		t.Errorf("pieces with every job delivered three times differ: %d rows vs %d", len(got), len(want))
 	}
+}
+
+// natsRun starts a server of its own with a worker of two slots on a fresh
+// store, and sets up the job stream and the bucket of run, for tests that
+// drive coordinator.Run with an executor of their own. The context ends
+// after 90 s or with the test.
+func natsRun(t *testing.T, run string) (context.Context, *broker.Conn, *store.Dir, jetstream.KeyValue) {
+	t.Helper()
+	url := startServer(t, run)
+	st := newDir(t)
+	startWorker(t, connect(t, url), st, 2)
+	conn := connect(t, url)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	if _, err := broker.Setup(ctx, conn.JS, 1); err != nil {
+		t.Fatal(err)
+	}
+	kv, err := broker.RunBucket(ctx, conn.JS, run, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, conn, st, kv
 }

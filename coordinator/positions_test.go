@@ -12,9 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
-	"time"
 
-	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/coordinator"
 	"github.com/census-cgt/census/internal/embedded"
 	"github.com/census-cgt/census/jobs"
@@ -235,20 +233,8 @@ func (c *crashing) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result
 // second coordinator takes the finished tiers' parts from their
 // done-records and the outputs hold every position.
 func TestPositionsResume(t *testing.T) {
-	url := startServer(t, "positions-resume")
-	st := newDir(t)
-	startWorker(t, connect(t, url), st, 2)
-	conn := connect(t, url)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
 	const run = "positions-resume"
-	if _, err := broker.Setup(ctx, conn.JS, 1); err != nil {
-		t.Fatal(err)
-	}
-	kv, err := broker.RunBucket(ctx, conn.JS, run, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, conn, st, kv := natsRun(t, run)
 	out := filepath.Join(t.TempDir(), "out")
 	cfg := coordinator.Config{
 		Game: "clobber", Board: "3x4", Run: run, Shards: 2, Parallelism: 2, MemBudget: 64 << 20,
