@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"time"
 
@@ -30,8 +29,7 @@ const (
 // Settings of the workers' consumer.
 const (
 	// DefaultAckWait is how long a job may go without a heartbeat before
-	// it is delivered to another worker; CENSUS_ACK_WAIT (a duration, for
-	// tests) overrides it.
+	// it is delivered to another worker.
 	DefaultAckWait = 30 * time.Second
 	// MaxDeliver is how many times a job is delivered before it is given
 	// up and the run fails.
@@ -58,8 +56,13 @@ func Subject(run string) string { return SubjectPrefix + run }
 func Bucket(run string) string { return BucketPrefix + run }
 
 // Setup creates or updates the job stream and the workers' consumer, with
-// replicas copies of each (1 for a single server, 3 for a cluster).
-func Setup(ctx context.Context, js jetstream.JetStream, replicas int) (jetstream.Consumer, error) {
+// replicas copies of each (1 for a single server, 3 for a cluster), and
+// ackWait the time a job may go without a heartbeat before it is delivered
+// to another worker (zero means DefaultAckWait).
+func Setup(ctx context.Context, js jetstream.JetStream, replicas int, ackWait time.Duration) (jetstream.Consumer, error) {
+	if ackWait == 0 {
+		ackWait = DefaultAckWait
+	}
 	_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
 		Name:        Stream,
 		Description: "census jobs, one subject per run",
@@ -76,7 +79,7 @@ func Setup(ctx context.Context, js jetstream.JetStream, replicas int) (jetstream
 		Durable:       Consumer,
 		Description:   "census workers",
 		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       AckWait(),
+		AckWait:       ackWait,
 		MaxDeliver:    MaxDeliver,
 		MaxAckPending: -1,
 		Replicas:      replicas,
@@ -87,14 +90,17 @@ func Setup(ctx context.Context, js jetstream.JetStream, replicas int) (jetstream
 	return c, nil
 }
 
-// RunBucket creates (or opens) the KV bucket of run.
+// RunBucket creates (or opens) the KV bucket of run. Its keys may carry a
+// time to live (the coordinator's lease does, see runstate.Lease); the
+// marker an expired key leaves lasts LimitMarkerTTL.
 func RunBucket(ctx context.Context, js jetstream.JetStream, run string, replicas int) (jetstream.KeyValue, error) {
 	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket:      Bucket(run),
-		Description: "census run " + run,
-		Storage:     jetstream.FileStorage,
-		Replicas:    replicas,
-		History:     1,
+		Bucket:         Bucket(run),
+		Description:    "census run " + run,
+		Storage:        jetstream.FileStorage,
+		Replicas:       replicas,
+		History:        1,
+		LimitMarkerTTL: time.Minute,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("create bucket of run %s: %w", run, err)
@@ -118,14 +124,33 @@ type Conn struct {
 	// denials are the permission violations the server reported; nil for
 	// a Conn not made by Connect.
 	denials *denials
+	// closed is closed when the connection is; nil for a Conn not made by
+	// Connect.
+	closed chan struct{}
 }
 
-// Close drains the connection.
+// Close drains the connection and waits until it is closed (at most
+// closeWait), so that what was published is sent before the process ends.
 func (c *Conn) Close() {
-	if c != nil && c.NC != nil {
-		c.NC.Drain()
+	if c == nil || c.NC == nil {
+		return
+	}
+	if c.closed == nil {
+		c.NC.Close()
+		return
+	}
+	if err := c.NC.Drain(); err != nil {
+		c.NC.Close()
+	}
+	select {
+	case <-c.closed:
+	case <-time.After(closeWait):
+		c.NC.Close()
 	}
 }
+
+// closeWait bounds how long Close waits for a drain.
+const closeWait = 10 * time.Second
 
 // Replicas is the replica count for streams and buckets: 3 when the server
 // is part of a cluster of at least three, else 1.
@@ -134,12 +159,4 @@ func Replicas(ctx context.Context, c *Conn) int {
 		return 3
 	}
 	return 1
-}
-
-// AckWait is DefaultAckWait, or CENSUS_ACK_WAIT when it holds a duration.
-func AckWait() time.Duration {
-	if d, err := time.ParseDuration(os.Getenv("CENSUS_ACK_WAIT")); err == nil && d >= time.Second {
-		return d
-	}
-	return DefaultAckWait
 }

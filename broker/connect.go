@@ -73,7 +73,9 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		o.Timeout = 5 * time.Second
 	}
 	d := &denials{active: map[int]context.CancelCauseFunc{}}
+	closed := make(chan struct{})
 	opts := []nats.Option{
+		nats.ClosedHandler(func(*nats.Conn) { close(closed) }),
 		nats.Name(o.Name),
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { d.report(err) }),
 		nats.Timeout(o.Timeout),
@@ -117,7 +119,7 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		nc.Close()
 		return nil, fmt.Errorf("jetstream at %s: %w", Redact(o.URL), err)
 	}
-	c := &Conn{NC: nc, JS: js, denials: d}
+	c := &Conn{NC: nc, JS: js, denials: d, closed: closed}
 	// Fail early, with a clear message, when JetStream is off.
 	actx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()

@@ -5,14 +5,18 @@ package coordinator
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/games/all"
 	"github.com/census-cgt/census/jobs"
+	"github.com/census-cgt/census/runstate"
 	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/store"
 )
@@ -62,6 +66,19 @@ type Config struct {
 	// Positions writes the positions table: every position of the run,
 	// under positions/tier=NN/ in the outputs.
 	Positions bool
+	// AckWait is how long a job may go without a heartbeat before it is
+	// delivered to another worker, set on the workers' consumer; zero
+	// means broker.DefaultAckWait.
+	AckWait time.Duration
+	// LeaseTTL is how long Start's hold on the run outlasts its last
+	// renewal; zero means DefaultLeaseTTL.
+	LeaseTTL time.Duration
+	// NoWait makes Start fail with ErrRunHeld, rather than wait, when
+	// another coordinator holds the run.
+	NoWait bool
+	// OnHeld, when set, is told once who holds the run when Start has to
+	// wait for it.
+	OnHeld func(holder runstate.Lease)
 }
 
 // minShardPositions is the size below which a tier is not split for
@@ -90,7 +107,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := state{kv: cfg.KV}
+	st := state{b: runstate.New(nil, cfg.KV)}
 	// Every tier sends its piece keys to the same reduce shards, so their
 	// number is fixed for the run. A reduce job streams its inputs, so its
 	// memory does not grow with the run; the count only sets parallelism.
@@ -112,14 +129,20 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	reduceShards = plan.ReduceShards
 	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Store: plan.Store,
 		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions}
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	tr := newTracker(ctx, cfg, st, g.MaxTier(), cfg.Metrics.forRun(cfg.Run, g.Name(), g.Board().String(), g.MaxTier()))
+	tr.stop = stop
 	if n, ok := cfg.Exec.(*NATS); ok {
 		n.Waiting = tr.jobs
 	}
 	res, err := run(ctx, cfg, g, spec, st, reduceShards, tr)
 	if err == nil {
-		tr.stage("outputs", res.Summary.Tiers, res.Summary.Positions)
+		tr.stage(runstate.StageOutputs, res.Summary.Tiers, res.Summary.Positions)
 		err = WriteOutputs(ctx, cfg.Store, res, cfg.Run, cfg.Version, cfg.Out)
+	}
+	if cause := context.Cause(ctx); err != nil && errors.Is(cause, broker.ErrStoreFull) {
+		err = cause
 	}
 	if err == nil && !cfg.KeepBlobs {
 		if derr := cfg.Store.DeletePrefix(ctx, cfg.Run+"/"); derr != nil {
@@ -131,10 +154,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 }
 
 func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state, reduceShards int, tr *tracker) (*Result, error) {
-	tr.stage("tier", 0, 0)
+	tr.stage(runstate.StageTier, 0, 0)
 	shards := cfg.shards(1)
-	var tp TierPlan
-	if found, err := st.get(ctx, "plan.tier.0000", &tp); err != nil {
+	if tp, found, err := st.tierPlan(ctx, 0); err != nil {
 		return nil, err
 	} else if found {
 		shards = tp.Shards
@@ -160,12 +182,11 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 			}
 		}
 		nextShards := cfg.shards(uint64(float64(incoming) * max(branching, 1)))
-		key := fmt.Sprintf("plan.tier.%04d", t)
-		if found, err := st.get(ctx, key, &tp); err != nil {
+		if tp, found, err := st.tierPlan(ctx, t); err != nil {
 			return nil, err
 		} else if found && tp.Shards == shards {
 			nextShards = tp.NextShards
-		} else if err := st.put(ctx, key, TierPlan{Shards: shards, NextShards: nextShards}); err != nil {
+		} else if err := st.putTierPlan(ctx, t, TierPlan{Shards: shards, NextShards: nextShards}); err != nil {
 			return nil, err
 		}
 		batch := make([]jobs.Job, shards)
@@ -207,7 +228,7 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 		total.Add(stats)
 		tiers = append(tiers, tierRow(g, t, stats))
 		cfg.Log.Info("tier done", "tier", t, "positions", stats.Positions, "stored", stats.Stored, "moves", stats.Moves, "shards", shards)
-		tr.stage("tier", t+1, total.Positions)
+		tr.stage(runstate.StageTier, t+1, total.Positions)
 		branching = float64(stats.Moves) / float64(stats.Positions)
 		// Tier t is done for good: its position fragments are read by no
 		// job again, even after a restart (which replays done-records).
@@ -219,8 +240,10 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 		inputs, shards = next, nextShards
 	}
 
-	tr.stage("pieces", len(tiers), total.Positions)
-	pieces, classes, tables, err := reduce(ctx, cfg, spec, reduceShards, pieceBlobs)
+	tr.stage(runstate.StagePieces, len(tiers), total.Positions)
+	pieces, classes, tables, err := reduce(ctx, cfg, spec, reduceShards, pieceBlobs, func() {
+		tr.stage(runstate.StageClasses, len(tiers), total.Positions)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -228,9 +251,9 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 	return &Result{Summary: sum, Tiers: tiers, Tables: tables, Positions: positions}, nil
 }
 
-// reduce runs the piece jobs, then the class jobs, and adds up what they
-// counted.
-func reduce(ctx context.Context, cfg Config, spec jobs.Spec, reduceShards int, pieceBlobs []jobs.Blob) (jobs.PieceResult, jobs.ClassResult, []jobs.Blob, error) {
+// reduce runs the piece jobs, then, after telling classesBegin, the class
+// jobs, and adds up what they counted.
+func reduce(ctx context.Context, cfg Config, spec jobs.Spec, reduceShards int, pieceBlobs []jobs.Blob, classesBegin func()) (jobs.PieceResult, jobs.ClassResult, []jobs.Blob, error) {
 	var pieces jobs.PieceResult
 	var classes jobs.ClassResult
 	byBucket := make([][]jobs.Blob, reduceShards)
@@ -264,6 +287,7 @@ func reduce(ctx context.Context, cfg Config, spec jobs.Spec, reduceShards int, p
 			classInputs[b.Bucket] = append(classInputs[b.Bucket], b)
 		}
 	}
+	classesBegin()
 	batch = make([]jobs.Job, classShards)
 	for c := range batch {
 		batch[c] = jobs.Job{Class: &jobs.ClassJob{Spec: spec, Bucket: c, Inputs: classInputs[c]}}

@@ -83,7 +83,7 @@ func natsRun(t *testing.T, run string) (context.Context, *broker.Conn, *store.Di
 	conn := connect(t, url)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	t.Cleanup(cancel)
-	if _, err := broker.Setup(ctx, conn.JS, 1); err != nil {
+	if _, err := broker.Setup(ctx, conn.JS, 1, 0); err != nil {
 		t.Fatal(err)
 	}
 	kv, err := broker.RunBucket(ctx, conn.JS, run, 1)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/jobs"
+	"github.com/census-cgt/census/runstate"
 )
 
 // ErrJobFailed is returned when a job of the run can never succeed.
@@ -44,6 +44,45 @@ var _ Executor = (*NATS)(nil)
 // waits until every job has one. It fails as soon as a job of the batch has
 // a failed-record.
 func (n *NATS) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, error) {
+	b := n.newBarrier(batch)
+	// Watch before listing and publishing, so no record slips between.
+	b.watch(ctx)
+	defer b.stopWatch()
+	if dead, err := n.watchDeadLetters(ctx); err != nil {
+		b.log.Warn("watch dead letters", "err", err)
+	} else {
+		defer dead.Unsubscribe()
+	}
+	if err := b.relist(ctx); errors.Is(err, ErrJobFailed) {
+		return nil, err
+	} else if err != nil {
+		b.log.Warn("list run bucket", "err", err)
+	}
+	if err := n.publish(ctx, batch, b.have); err != nil {
+		return nil, err
+	}
+	if err := b.wait(ctx); err != nil {
+		return nil, err
+	}
+	return b.results, nil
+}
+
+// barrier is one batch waiting for its done-records.
+type barrier struct {
+	n       *NATS
+	log     *slog.Logger
+	bucket  runstate.Bucket
+	batch   []jobs.Job
+	index   map[string]int // job key to position in batch
+	results []jobs.Result
+	have    []bool
+	left    int
+	// watcher is nil while no watch runs: the periodic re-list alone
+	// would do, so a watch that cannot start is tried again later.
+	watcher *runstate.Watcher
+}
+
+func (n *NATS) newBarrier(batch []jobs.Job) *barrier {
 	if n.Relist == 0 {
 		n.Relist = 2 * time.Second
 	}
@@ -51,126 +90,128 @@ func (n *NATS) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, er
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	index := make(map[string]int, len(batch))
+	b := &barrier{n: n, log: log, bucket: runstate.New(n.Conn.JS, n.KV), batch: batch,
+		index: make(map[string]int, len(batch)), results: make([]jobs.Result, len(batch)),
+		have: make([]bool, len(batch)), left: len(batch)}
 	for i, j := range batch {
-		index[j.Key()] = i
+		b.index[j.Key()] = i
 	}
-	results := make([]jobs.Result, len(batch))
-	have := make([]bool, len(batch))
-	left := len(batch)
+	return b
+}
 
-	// Watch before listing and publishing, so no record slips between. The
-	// watch is a shortcut: the periodic re-list alone would do, so a watch
-	// that cannot start now is tried again later.
-	var updates <-chan jetstream.KeyValueEntry
-	var watcher jetstream.KeyWatcher
-	watch := func() {
-		w, err := n.KV.WatchFiltered(ctx, []string{"done.>", "failed.>"}, jetstream.UpdatesOnly())
-		if err != nil {
-			log.Warn("watch run bucket", "err", err)
-			watcher, updates = nil, nil
-			return
-		}
-		watcher, updates = w, w.Updates()
+// watch starts following the bucket's job records.
+func (b *barrier) watch(ctx context.Context) {
+	w, err := b.bucket.WatchRecords(ctx)
+	if err != nil {
+		b.log.Warn("watch run bucket", "err", err)
+		b.watcher = nil
+		return
 	}
-	watch()
-	defer func() {
-		if watcher != nil {
-			watcher.Stop()
-		}
-	}()
-	if dead, err := n.watchDeadLetters(ctx); err != nil {
-		log.Warn("watch dead letters", "err", err)
-	} else {
-		defer dead.Unsubscribe()
-	}
+	b.watcher = w
+}
 
-	take := func(key string, value []byte) error {
-		kind, jobKey, _ := strings.Cut(key, ".")
-		i, ok := index[jobKey]
-		if !ok {
-			return nil
-		}
-		if kind == "failed" {
-			return fmt.Errorf("%w: %s: %s", ErrJobFailed, batch[i].ID(), value)
-		}
-		if have[i] {
-			return nil
-		}
-		if err := json.Unmarshal(value, &results[i]); err != nil {
-			return fmt.Errorf("done-record of %s: %w", batch[i].ID(), err)
-		}
-		have[i] = true
-		left--
+func (b *barrier) stopWatch() {
+	if b.watcher != nil {
+		b.watcher.Stop()
+	}
+}
+
+// records is the watch's channel, nil (never ready) while none runs.
+func (b *barrier) records() <-chan runstate.Record {
+	if b.watcher == nil {
 		return nil
 	}
-	relist := func() error {
-		for i, j := range batch {
-			if have[i] {
+	return b.watcher.Records()
+}
+
+// take counts a record of a job of the batch; a failed-record fails the
+// batch.
+func (b *barrier) take(r runstate.Record) error {
+	i, ok := b.index[r.Job]
+	if !ok {
+		return nil
+	}
+	if r.Failed {
+		return fmt.Errorf("%w: %s: %s", ErrJobFailed, b.batch[i].ID(), r.Reason)
+	}
+	if b.have[i] {
+		return nil
+	}
+	b.results[i], b.have[i] = r.Result, true
+	b.left--
+	return nil
+}
+
+// relist reads the records of the jobs not yet done, for what a watch
+// missed.
+func (b *barrier) relist(ctx context.Context) error {
+	for i, j := range b.batch {
+		if b.have[i] {
+			continue
+		}
+		reason, failed, err := b.bucket.Failed(ctx, j.Key())
+		if err != nil {
+			return err
+		}
+		if failed {
+			return b.take(runstate.Record{Job: j.Key(), Failed: true, Reason: reason})
+		}
+		res, done, err := b.bucket.Done(ctx, j.Key())
+		if errors.Is(err, runstate.ErrBadRecord) {
+			return fmt.Errorf("%w: %s: %v", ErrJobFailed, j.ID(), err)
+		}
+		if err != nil {
+			return err
+		}
+		if done {
+			b.take(runstate.Record{Job: j.Key(), Result: res})
+		}
+	}
+	return nil
+}
+
+// wait takes records until every job of the batch is done, re-listing the
+// bucket every Relist.
+func (b *barrier) wait(ctx context.Context) error {
+	ticker := time.NewTicker(b.n.Relist)
+	defer ticker.Stop()
+	running := 0
+	for b.left > 0 {
+		b.tell(running)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case r, ok := <-b.records():
+			if !ok {
+				// The watch ended (a reconnect): start another.
+				b.stopWatch()
+				b.watch(ctx)
 				continue
 			}
-			for _, kind := range []string{"failed.", "done."} {
-				e, err := n.KV.Get(ctx, kind+j.Key())
-				if errors.Is(err, jetstream.ErrKeyNotFound) {
-					continue
-				}
-				if err != nil {
-					return fmt.Errorf("read run bucket: %w", err)
-				}
-				if err := take(e.Key(), e.Value()); err != nil {
+			if err := b.take(r); err != nil {
+				return err
+			}
+		case <-ticker.C:
+			if b.watcher == nil {
+				b.watch(ctx)
+			}
+			running = b.n.ackPending(ctx)
+			if err := b.relist(ctx); err != nil {
+				b.log.Warn("re-list run bucket", "err", err)
+				if errors.Is(err, ErrJobFailed) {
 					return err
 				}
 			}
 		}
-		return nil
 	}
-	if err := relist(); errors.Is(err, ErrJobFailed) {
-		return nil, err
-	} else if err != nil {
-		log.Warn("list run bucket", "err", err)
+	b.tell(0)
+	return nil
+}
+
+func (b *barrier) tell(running int) {
+	if b.n.Waiting != nil {
+		b.n.Waiting(len(b.batch)-b.left, running, len(b.batch))
 	}
-	if err := n.publish(ctx, batch, have); err != nil {
-		return nil, err
-	}
-	ticker := time.NewTicker(n.Relist)
-	defer ticker.Stop()
-	running := 0
-	for left > 0 {
-		if n.Waiting != nil {
-			n.Waiting(len(batch)-left, running, len(batch))
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case e, ok := <-updates:
-			if !ok {
-				// The watcher ended (a reconnect): start another.
-				watch()
-				continue
-			}
-			if e == nil || e.Operation() != jetstream.KeyValuePut {
-				continue
-			}
-			if err := take(e.Key(), e.Value()); err != nil {
-				return nil, err
-			}
-		case <-ticker.C:
-			if watcher == nil {
-				watch()
-			}
-			running = n.ackPending(ctx)
-			if err := relist(); err != nil {
-				log.Warn("re-list run bucket", "err", err)
-				if errors.Is(err, ErrJobFailed) {
-					return nil, err
-				}
-			}
-		}
-	}
-	if n.Waiting != nil {
-		n.Waiting(len(batch), 0, len(batch))
-	}
-	return results, nil
 }
 
 // publish sends the jobs that are not done. The message ID makes a job
@@ -201,7 +242,10 @@ func (n *NATS) publish(ctx context.Context, batch []jobs.Job, have []bool) error
 			select {
 			case <-p.f.Ok():
 				continue
-			case <-p.f.Err():
+			case err := <-p.f.Err():
+				if full := broker.StoreFull(err); full != nil {
+					return fmt.Errorf("publish %s: %w", p.job.ID(), full)
+				}
 			case <-ctx.Done():
 				return ctx.Err()
 			}
@@ -225,6 +269,7 @@ func (n *NATS) msgID(j jobs.Job) string { return n.Run + "." + n.Nonce + "." + j
 // deliveries (its workers kept dying or timing out) into a failed-record.
 func (n *NATS) watchDeadLetters(ctx context.Context) (*nats.Subscription, error) {
 	subject := fmt.Sprintf("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.%s.%s", broker.Stream, broker.Consumer)
+	bucket := runstate.New(n.Conn.JS, n.KV)
 	return n.Conn.NC.Subscribe(subject, func(m *nats.Msg) {
 		var adv struct {
 			StreamSeq  uint64 `json:"stream_seq"`
@@ -248,7 +293,9 @@ func (n *NATS) watchDeadLetters(ctx context.Context) (*nats.Subscription, error)
 			return
 		}
 		reason := fmt.Sprintf("delivered %d times without finishing: its workers died or stopped heartbeating", adv.Deliveries)
-		n.KV.Put(gctx, "failed."+j.Key(), []byte(reason))
+		if err := bucket.PutFailed(gctx, j.Key(), reason); err != nil && n.Log != nil {
+			n.Log.Warn("record a job out of deliveries", "job", j.ID(), "err", err)
+		}
 	})
 }
 

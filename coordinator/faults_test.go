@@ -25,7 +25,6 @@ import (
 func TestStoreFailsMidRun(t *testing.T) {
 	// Short waits between a failing job's attempts keep each case to a
 	// second or two; the attempts are as many as in production.
-	t.Setenv("CENSUS_RETRY_DELAY", "20ms")
 	const shards, workers = 2, 2
 	want, wantDir := census(t, "clobber", "3x4", "", shards, workers)
 	wantPieces := readPieces(t, wantDir)
@@ -67,7 +66,8 @@ func TestStoreFailsMidRun(t *testing.T) {
 			opts := embedded.Options{
 				Game: "clobber", Board: "3x4", Out: out, Data: filepath.Join(tmp, "data"),
 				Workers: workers, Shards: shards, MemBudget: 64 << 20, Version: "test",
-				StoreURL:  dir.Root(),
+				RetryDelay: 20 * time.Millisecond,
+				StoreURL:   dir.Root(),
 				OpenStore: func(context.Context, string) (store.Store, error) { return faulty, nil },
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

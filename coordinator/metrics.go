@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/census-cgt/census/runstate"
 )
 
 // Metrics are the coordinator's Prometheus metrics, one series per run.
@@ -61,7 +63,7 @@ func (r *runMetrics) progress(p Progress) {
 	r.m.Tier.WithLabelValues(r.run).Set(float64(p.Tier))
 	r.m.Positions.WithLabelValues(r.run).Set(float64(p.Positions))
 	r.m.ETA.WithLabelValues(r.run).Set(p.ETA.Seconds())
-	if p.Stage == "tier" && p.Tier > r.lastTier {
+	if p.Stage == runstate.StageTier && p.Tier > r.lastTier {
 		r.lastTier = p.Tier
 		r.m.LastTier.WithLabelValues(r.run).Set(float64(time.Now().UnixNano()) / 1e9)
 	}

@@ -5,11 +5,15 @@ import (
 	"errors"
 	"log/slog"
 	"time"
+
+	"github.com/census-cgt/census/broker"
+	"github.com/census-cgt/census/runstate"
 )
 
 // Progress is how far a run has come.
 type Progress struct {
-	// Stage is "tier", "pieces", "outputs" or "done".
+	// Stage is one of the runstate stages: tier, pieces, classes,
+	// outputs, done.
 	Stage string
 	// Tier is the tier being computed; once the tiers are done, their
 	// number.
@@ -38,6 +42,8 @@ type tracker struct {
 	status   Status
 	p        Progress
 	lastPut  time.Time
+	// stop ends the run with its cause.
+	stop context.CancelCauseFunc
 }
 
 func newTracker(ctx context.Context, cfg Config, st state, maxTier int, rm *runMetrics) *tracker {
@@ -75,8 +81,13 @@ func (t *tracker) tell(put bool) {
 
 func (t *tracker) put() {
 	t.lastPut = time.Now()
-	if err := t.st.put(context.WithoutCancel(t.ctx), "status", t.status); err != nil {
+	if err := t.st.putStatus(context.WithoutCancel(t.ctx), t.status); err != nil {
 		t.log.Warn("record status", "err", err)
+		if errors.Is(err, broker.ErrStoreFull) && t.stop != nil {
+			// The workers' records cannot land either: the run would
+			// wait for ever.
+			t.stop(err)
+		}
 	}
 }
 
@@ -86,9 +97,9 @@ func (t *tracker) eta() time.Duration {
 	units := float64(t.p.MaxTier + 2)
 	var done float64
 	switch t.p.Stage {
-	case "tier":
+	case runstate.StageTier:
 		done = float64(t.p.Tier)
-	case "pieces":
+	case runstate.StagePieces, runstate.StageClasses:
 		done = units - 1
 	default:
 		return 0
@@ -107,7 +118,7 @@ func (t *tracker) finish(err error) {
 	switch {
 	case err == nil:
 		t.status.State = StateDone
-		t.stage("done", t.p.Tier, t.p.Positions)
+		t.stage(runstate.StageDone, t.p.Tier, t.p.Positions)
 	case errors.Is(err, context.Canceled):
 	default:
 		if errors.Is(err, ErrJobFailed) {

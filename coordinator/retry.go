@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"time"
+
+	"github.com/census-cgt/census/broker"
 )
 
 // retryFor bounds how long a NATS call is retried: long enough to ride out
@@ -25,7 +27,8 @@ func permanent(err error) error {
 }
 
 // retry calls fn, each time with its own deadline, until it succeeds,
-// returns a permanent error, ctx ends, or retryFor has passed.
+// returns a permanent error or the server's word that its store is full
+// (wrapped with broker.ErrStoreFull), ctx ends, or retryFor has passed.
 func retry(ctx context.Context, fn func(ctx context.Context) error) error {
 	deadline := time.Now().Add(retryFor)
 	wait := 250 * time.Millisecond
@@ -37,6 +40,9 @@ func retry(ctx context.Context, fn func(ctx context.Context) error) error {
 		switch {
 		case err == nil:
 			return nil
+		case broker.StoreFull(err) != nil:
+			// Retrying cannot make room: say so now, not after retryFor.
+			return broker.StoreFull(err)
 		case errors.As(err, &p):
 			return p.err
 		case ctx.Err() != nil:

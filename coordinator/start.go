@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"log/slog"
 
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/games/all"
+	"github.com/census-cgt/census/runstate"
 )
 
 // RunID names a run by what determines its outputs, so that the same
@@ -35,9 +37,23 @@ func RunID(game, board, start string, shards int, noSymmetry, positions bool) (s
 }
 
 // Start runs a census over NATS: it sets up the job stream and the run's
-// bucket, then coordinates the run with jobs published to the workers. A
-// run whose bucket says it finished is started afresh.
+// bucket, takes the run's lease (waiting while another coordinator holds
+// it, or failing with ErrRunHeld under cfg.NoWait), then coordinates the
+// run with jobs published to the workers. A run whose bucket says it
+// finished is started afresh. An error of a NATS server whose store is
+// full wraps broker.ErrStoreFull and names the server.
 func Start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) {
+	res, err := start(ctx, cfg, conn)
+	if errors.Is(err, broker.ErrStoreFull) {
+		err = fmt.Errorf("NATS server %s: %w", conn.NC.ConnectedUrlRedacted(), err)
+	}
+	return res, err
+}
+
+func start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
 	if cfg.Run == "" {
 		id, err := RunID(cfg.Game, cfg.Board, cfg.Start, cfg.Shards, cfg.NoSymmetry, cfg.Positions)
 		if err != nil {
@@ -52,7 +68,7 @@ func Start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) 
 	var kv jetstream.KeyValue
 	err := retry(ctx, func(ctx context.Context) error {
 		return deniedIsPermanent(conn.Do(ctx, func(ctx context.Context) error {
-			if _, err := broker.Setup(ctx, conn.JS, replicas); err != nil {
+			if _, err := broker.Setup(ctx, conn.JS, replicas, cfg.AckWait); err != nil {
 				return err
 			}
 			var err error
@@ -63,38 +79,40 @@ func Start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
-	st := state{kv}
-	var status Status
-	var plan Plan
-	if found, err := st.get(ctx, "status", &status); err != nil {
+	b := runstate.New(conn.JS, kv)
+	lease, err := acquireLease(ctx, b, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", cfg.Run, err)
+	}
+	defer lease.release()
+	ctx, lost := context.WithCancelCause(ctx)
+	defer lost(nil)
+	lease.renew(ctx, lost)
+
+	st := state{b}
+	if status, found, err := st.status(ctx); err != nil {
 		return nil, err
 	} else if found && status.State == StateDone {
 		// A finished run named again is started afresh, unless the name
 		// is taken by other work.
-		if found, err := st.get(ctx, "plan", &plan); err != nil {
+		if plan, found, err := st.loadPlan(ctx); err != nil {
 			return nil, err
 		} else if found {
 			if err := clash(cfg.Run, plan, Plan{Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Shards: cfg.Shards, NoSymmetry: cfg.NoSymmetry, Positions: cfg.Positions}); err != nil {
 				return nil, err
 			}
 		}
-		err := retry(ctx, func(ctx context.Context) error {
-			return deniedIsPermanent(conn.Do(ctx, func(ctx context.Context) error {
-				if err := conn.JS.DeleteKeyValue(ctx, broker.Bucket(cfg.Run)); err != nil && !errors.Is(err, jetstream.ErrBucketNotFound) {
-					return err
-				}
-				var err error
-				kv, err = broker.RunBucket(ctx, conn.JS, cfg.Run, replicas)
-				return err
-			}))
-		})
-		if err != nil {
+		if err := try(ctx, b.Reset); err != nil {
 			return nil, fmt.Errorf("reset finished run %s: %w", cfg.Run, err)
 		}
 	}
 	cfg.KV = kv
 	cfg.Exec = &NATS{Conn: conn, KV: kv, Run: cfg.Run, Log: cfg.Log, Nonce: nonce()}
-	return Run(ctx, cfg)
+	res, err := Run(ctx, cfg)
+	if cause := context.Cause(ctx); err != nil && errors.Is(cause, runstate.ErrLeaseLost) {
+		return nil, cause
+	}
+	return res, err
 }
 
 // deniedIsPermanent makes a permission violation final: a user without
@@ -129,8 +147,7 @@ func LoadPlan(ctx context.Context, conn *broker.Conn, run string) (Plan, error) 
 	if err != nil {
 		return Plan{}, fmt.Errorf("open run %s: %w", run, err)
 	}
-	var p Plan
-	found, err := (state{kv}).get(ctx, "plan", &p)
+	p, found, err := (state{runstate.New(conn.JS, kv)}).loadPlan(ctx)
 	if err != nil {
 		return Plan{}, err
 	}

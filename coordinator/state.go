@@ -2,107 +2,88 @@ package coordinator
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
+	"github.com/census-cgt/census/runstate"
 )
 
 // ErrRunClash is returned when a run ID is already taken by a run of
 // another game, board, start or sharding.
 var ErrRunClash = errors.New("run id already names another run")
 
-// Plan is what fixes a run's outputs; it is stored once, when the run
-// starts, and a restarted coordinator continues with it.
-type Plan struct {
-	Game         string `json:"game"`
-	Board        string `json:"board"`
-	Start        string `json:"start"`
-	Shards       int    `json:"shards"`
-	ReduceShards int    `json:"reduce_shards"`
-	MemBudget    int64  `json:"mem_budget"`
-	Store        string `json:"store"`
-	NoSymmetry   bool   `json:"no_symmetry,omitempty"`
-	Positions    bool   `json:"positions,omitempty"`
-}
-
-// TierPlan is the sharding of one tier, stored before its jobs are
-// published so that a restarted coordinator publishes the same jobs.
-type TierPlan struct {
-	Shards     int `json:"shards"`
-	NextShards int `json:"next_shards"`
-}
-
-// Status is the run's progress as `census status` shows it.
-type Status struct {
-	State     string    `json:"state"` // running, done, failed
-	Stage     string    `json:"stage"` // tier, pieces, classes, outputs
-	Tier      int       `json:"tier"`
-	MaxTier   int       `json:"max_tier"`
-	Positions uint64    `json:"positions"`
-	Error     string    `json:"error,omitempty"`
-	Updated   time.Time `json:"updated"`
-}
+// Plan, TierPlan and Status are the run's records, as runstate keeps them.
+type (
+	Plan     = runstate.Plan
+	TierPlan = runstate.TierPlan
+	Status   = runstate.Status
+)
 
 // Status states.
 const (
-	StateRunning = "running"
-	StateDone    = "done"
-	StateFailed  = "failed"
+	StateRunning = runstate.StateRunning
+	StateDone    = runstate.StateDone
+	StateFailed  = runstate.StateFailed
 )
 
-// state keeps a run's plan, tier plans and status in its bucket.
+// state reads and writes a run's bucket, each call retried through a
+// server election.
 type state struct {
-	kv jetstream.KeyValue
+	b runstate.Bucket
 }
 
-func (s state) get(ctx context.Context, key string, v any) (bool, error) {
-	var found bool
-	err := retry(ctx, func(ctx context.Context) error {
-		e, err := s.kv.Get(ctx, key)
-		if errors.Is(err, jetstream.ErrKeyNotFound) {
-			found = false
-			return nil
+// try retries fn, giving up at once on a record that cannot be decoded.
+func try(ctx context.Context, fn func(ctx context.Context) error) error {
+	return retry(ctx, func(ctx context.Context) error {
+		err := fn(ctx)
+		if errors.Is(err, runstate.ErrBadRecord) {
+			return permanent(err)
 		}
-		if err != nil {
-			return err
-		}
-		found = true
-		return permanent(json.Unmarshal(e.Value(), v))
+		return err
 	})
-	if err != nil {
-		return false, fmt.Errorf("read %s: %w", key, err)
-	}
-	return found, nil
 }
 
-func (s state) put(ctx context.Context, key string, v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	err = retry(ctx, func(ctx context.Context) error {
-		_, err := s.kv.Put(ctx, key, data)
+func (s state) status(ctx context.Context) (st Status, found bool, err error) {
+	err = try(ctx, func(ctx context.Context) error {
+		st, found, err = s.b.Status(ctx)
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("write %s: %w", key, err)
-	}
-	return nil
+	return st, found, err
+}
+
+func (s state) putStatus(ctx context.Context, st Status) error {
+	return try(ctx, func(ctx context.Context) error { return s.b.PutStatus(ctx, st) })
+}
+
+func (s state) loadPlan(ctx context.Context) (p Plan, found bool, err error) {
+	err = try(ctx, func(ctx context.Context) error {
+		p, found, err = s.b.Plan(ctx)
+		return err
+	})
+	return p, found, err
+}
+
+func (s state) tierPlan(ctx context.Context, t int) (p TierPlan, found bool, err error) {
+	err = try(ctx, func(ctx context.Context) error {
+		p, found, err = s.b.TierPlan(ctx, t)
+		return err
+	})
+	return p, found, err
+}
+
+func (s state) putTierPlan(ctx context.Context, t int, p TierPlan) error {
+	return try(ctx, func(ctx context.Context) error { return s.b.PutTierPlan(ctx, t, p) })
 }
 
 // plan stores p as the run's plan, or returns the stored plan when the run
 // exists; it fails with ErrRunClash when the stored plan is for other work.
 func (s state) plan(ctx context.Context, run string, p Plan) (Plan, bool, error) {
-	var old Plan
-	found, err := s.get(ctx, "plan", &old)
+	old, found, err := s.loadPlan(ctx)
 	if err != nil {
 		return p, false, err
 	}
 	if !found {
-		return p, false, s.put(ctx, "plan", p)
+		return p, false, try(ctx, func(ctx context.Context) error { return s.b.PutPlan(ctx, p) })
 	}
 	if err := clash(run, old, p); err != nil {
 		return p, false, err
@@ -122,16 +103,5 @@ func clash(run string, old, p Plan) error {
 // clearFailures removes the failed-records of an earlier attempt, so that
 // a restarted run gives those jobs another chance.
 func (s state) clearFailures(ctx context.Context) error {
-	return retry(ctx, func(ctx context.Context) error {
-		lister, err := s.kv.ListKeysFiltered(ctx, "failed.>")
-		if err != nil {
-			return err
-		}
-		for k := range lister.Keys() {
-			if err := s.kv.Purge(ctx, k); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	return try(ctx, s.b.ClearFailures)
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/census-cgt/census/broker"
+	"github.com/census-cgt/census/jobs"
+	"github.com/census-cgt/census/runstate"
 )
 
 // RunInfo is one run as `census status` shows it.
@@ -14,7 +16,8 @@ type RunInfo struct {
 	Plan   Plan   `json:"plan"`
 	Status Status `json:"status"`
 	// JobsDone, JobsPending and JobsFailed count the jobs of the current
-	// stage: the current tier's shards, or the reductions.
+	// stage: the current tier's shards, the piece or the class
+	// reduction; once the run is past its jobs, every job of the run.
 	JobsDone    int `json:"jobs_done"`
 	JobsPending int `json:"jobs_pending"`
 	JobsFailed  int `json:"jobs_failed"`
@@ -49,37 +52,60 @@ func readRun(ctx context.Context, conn *broker.Conn, run string) (RunInfo, error
 	if err != nil {
 		return info, err
 	}
-	st := state{kv}
-	if _, err := st.get(ctx, "plan", &info.Plan); err != nil {
+	b := runstate.New(conn.JS, kv)
+	if info.Plan, _, err = b.Plan(ctx); err != nil {
 		return info, err
 	}
-	if _, err := st.get(ctx, "status", &info.Status); err != nil {
+	if info.Status, _, err = b.Status(ctx); err != nil {
 		return info, err
 	}
-	keys, err := kv.ListKeys(ctx)
+	recs, err := b.Records(ctx)
 	if err != nil {
 		return info, err
 	}
-	var tierPrefix, stage string
-	switch info.Status.Stage {
-	case "tier":
-		tierPrefix = fmt.Sprintf("done.tier.%04d.", info.Status.Tier)
-		var tp TierPlan
-		if found, _ := st.get(ctx, fmt.Sprintf("plan.tier.%04d", info.Status.Tier), &tp); found {
-			info.JobsPending = tp.Shards
-		}
-	case "pieces", "classes":
-		stage = "done." + info.Status.Stage + "."
-		info.JobsPending = info.Plan.ReduceShards
+	info.JobsFailed = len(recs.Failed)
+	stage, err := stageJobs(ctx, b, info)
+	if err != nil {
+		return info, err
 	}
-	for k := range keys.Keys() {
+	if stage == nil {
+		// Past the jobs (or before any): every job of the run.
+		info.JobsDone = len(recs.Done)
+		return info, nil
+	}
+	for _, key := range stage {
 		switch {
-		case strings.HasPrefix(k, "failed."):
-			info.JobsFailed++
-		case tierPrefix != "" && strings.HasPrefix(k, tierPrefix), stage != "" && strings.HasPrefix(k, stage):
+		case recs.Done[key]:
 			info.JobsDone++
+		case !recs.Failed[key]:
+			info.JobsPending++
 		}
 	}
-	info.JobsPending = max(info.JobsPending-info.JobsDone-info.JobsFailed, 0)
 	return info, nil
+}
+
+// stageJobs lists the keys of the jobs of the run's current stage, or nil
+// when the stage has no jobs (outputs, done) or is not known.
+func stageJobs(ctx context.Context, b runstate.Bucket, info RunInfo) ([]string, error) {
+	var keys []string
+	switch info.Status.Stage {
+	case runstate.StageTier:
+		tp, found, err := b.TierPlan(ctx, info.Status.Tier)
+		if err != nil || !found {
+			return nil, err
+		}
+		for s := range tp.Shards {
+			keys = append(keys, jobs.Job{Tier: &jobs.TierJob{Tier: info.Status.Tier, Shard: s}}.Key())
+		}
+	case runstate.StagePieces:
+		for r := range info.Plan.ReduceShards {
+			keys = append(keys, jobs.Job{Piece: &jobs.PieceJob{Bucket: r}}.Key())
+		}
+	case runstate.StageClasses:
+		// As many class shards as reduce shards (see reduce).
+		for c := range info.Plan.ReduceShards {
+			keys = append(keys, jobs.Job{Class: &jobs.ClassJob{Bucket: c}}.Key())
+		}
+	}
+	return keys, nil
 }

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"sync"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 
 	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/jobs"
+	"github.com/census-cgt/census/runstate"
 	"github.com/census-cgt/census/store"
 )
 
@@ -29,11 +29,15 @@ type Config struct {
 	// OpenStore opens the store a job's spec names.
 	OpenStore func(ctx context.Context, url string) (store.Store, error)
 	Log       *slog.Logger
+	// AckWait is how long a job may go without a heartbeat before it is
+	// delivered to another worker, set on the workers' consumer when this
+	// worker creates it; zero means broker.DefaultAckWait.
+	AckWait time.Duration
 	// Heartbeat is how often a running job is reported in progress;
-	// zero means a third of broker.AckWait().
+	// zero means a third of AckWait.
 	Heartbeat time.Duration
 	// RetryDelay is how long a failed job waits before its next attempt,
-	// times the attempts so far; zero means RetryDelay().
+	// times the attempts so far; zero means DefaultRetryDelay.
 	RetryDelay time.Duration
 	// Metrics, when set, count what the worker does.
 	Metrics *Metrics
@@ -53,7 +57,7 @@ type Worker struct {
 	cfg     Config
 	cons    jetstream.Consumer
 	mu      sync.Mutex
-	buckets map[string]jetstream.KeyValue
+	buckets map[string]runstate.Bucket
 	stores  map[string]store.Store
 }
 
@@ -70,11 +74,14 @@ func New(ctx context.Context, cfg Config) (*Worker, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.AckWait == 0 {
+		cfg.AckWait = broker.DefaultAckWait
+	}
 	if cfg.Heartbeat == 0 {
-		cfg.Heartbeat = broker.AckWait() / 3
+		cfg.Heartbeat = cfg.AckWait / 3
 	}
 	if cfg.RetryDelay == 0 {
-		cfg.RetryDelay = RetryDelay()
+		cfg.RetryDelay = DefaultRetryDelay
 	}
 	// Several processes creating the stream at once on a new cluster can
 	// time out while its servers agree: try again for a while.
@@ -82,7 +89,7 @@ func New(ctx context.Context, cfg Config) (*Worker, error) {
 	var err error
 	waiting := false
 	for wait, deadline := 250*time.Millisecond, time.Now().Add(2*time.Minute); ; wait = min(2*wait, 5*time.Second) {
-		cons, err = openConsumer(ctx, cfg.Conn)
+		cons, err = openConsumer(ctx, cfg.Conn, cfg.AckWait)
 		if err == nil {
 			break
 		}
@@ -103,12 +110,12 @@ func New(ctx context.Context, cfg Config) (*Worker, error) {
 		}
 		sleep(ctx, wait)
 	}
-	return &Worker{cfg: cfg, cons: cons, buckets: map[string]jetstream.KeyValue{}, stores: map[string]store.Store{}}, nil
+	return &Worker{cfg: cfg, cons: cons, buckets: map[string]runstate.Bucket{}, stores: map[string]store.Store{}}, nil
 }
 
 // openConsumer looks up the workers' consumer, and creates it with its
 // stream when either is missing.
-func openConsumer(ctx context.Context, conn *broker.Conn) (jetstream.Consumer, error) {
+func openConsumer(ctx context.Context, conn *broker.Conn, ackWait time.Duration) (jetstream.Consumer, error) {
 	ctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
 	var cons jetstream.Consumer
@@ -116,7 +123,7 @@ func openConsumer(ctx context.Context, conn *broker.Conn) (jetstream.Consumer, e
 		var err error
 		cons, err = conn.JS.Consumer(ctx, broker.Stream, broker.Consumer)
 		if errors.Is(err, jetstream.ErrStreamNotFound) || errors.Is(err, jetstream.ErrConsumerNotFound) {
-			cons, err = broker.Setup(ctx, conn.JS, broker.Replicas(ctx, conn))
+			cons, err = broker.Setup(ctx, conn.JS, broker.Replicas(ctx, conn), ackWait)
 		}
 		return err
 	})
@@ -170,7 +177,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	var j jobs.Job
 	if err := json.Unmarshal(msg.Data(), &j); err != nil || j.Spec() == nil {
 		w.cfg.Log.Error("drop undecodable job", "subject", msg.Subject(), "err", err)
-		msg.TermWithReason("undecodable job message")
+		w.reply(w.cfg.Log, "term", msg.TermWithReason("undecodable job message"))
 		return
 	}
 	spec := j.Spec()
@@ -181,12 +188,12 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	if err != nil {
 		// A job of a run whose bucket is gone can never be recorded.
 		log.Error("drop job of unknown run", "err", err)
-		msg.TermWithReason("run bucket missing")
+		w.reply(log, "term", msg.TermWithReason("run bucket missing"))
 		return
 	}
-	if _, err := kv.Get(opCtx, "done."+j.Key()); err == nil {
+	if _, done, err := kv.Done(opCtx, j.Key()); err == nil && done {
 		w.observe(j, jobs.Result{}, OutcomeSkipped, 0)
-		msg.DoubleAck(opCtx)
+		w.reply(log, "ack", msg.DoubleAck(opCtx))
 		return
 	}
 	st, err := w.store(opCtx, spec.Store)
@@ -205,21 +212,18 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	defer cancel()
 	switch {
 	case err == nil:
-		data, _ := json.Marshal(res)
-		if _, err := kv.Put(opCtx, "done."+j.Key(), data); err != nil {
+		if err := kv.PutDone(opCtx, j.Key(), res); err != nil {
 			log.Warn("record result", "err", err)
-			msg.NakWithDelay(time.Second)
+			w.reply(log, "nak", msg.NakWithDelay(time.Second))
 			w.observe(j, res, OutcomeRetry, took)
 			return
 		}
-		if err := msg.DoubleAck(opCtx); err != nil {
-			log.Warn("ack", "err", err)
-		}
+		w.reply(log, "ack", msg.DoubleAck(opCtx))
 		w.observe(j, res, OutcomeDone, took)
 		log.Debug("job done", "took", took)
 	case ctx.Err() != nil:
 		// Shutting down: hand the job back unfinished.
-		msg.Nak()
+		w.reply(log, "nak", msg.Nak())
 		w.observe(j, jobs.Result{}, OutcomeHandBack, took)
 		log.Info("job handed back on shutdown")
 	case errors.Is(err, jobs.ErrInvalid) || errors.Is(err, jobs.ErrCorrupt):
@@ -249,7 +253,9 @@ func (w *Worker) runWithHeartbeat(ctx context.Context, msg jetstream.Msg, st sto
 			case <-done:
 				return
 			case <-t.C:
-				msg.InProgress()
+				if err := msg.InProgress(); err != nil {
+					w.cfg.Log.Warn("report job in progress", "subject", msg.Subject(), "err", err)
+				}
 			}
 		}
 	}()
@@ -260,7 +266,7 @@ func (w *Worker) runWithHeartbeat(ctx context.Context, msg jetstream.Msg, st sto
 
 // retryOrFail retries a job that failed for a reason that may pass, unless
 // it has used up its deliveries.
-func (w *Worker) retryOrFail(ctx context.Context, msg jetstream.Msg, kv jetstream.KeyValue, j jobs.Job, err error, log *slog.Logger) {
+func (w *Worker) retryOrFail(ctx context.Context, msg jetstream.Msg, kv runstate.Bucket, j jobs.Job, err error, log *slog.Logger) {
 	md, merr := msg.Metadata()
 	if merr == nil && md.NumDelivered >= broker.MaxDeliver {
 		w.fail(ctx, msg, kv, j, fmt.Errorf("gave up after %d attempts: %w", md.NumDelivered, err), log)
@@ -271,7 +277,7 @@ func (w *Worker) retryOrFail(ctx context.Context, msg jetstream.Msg, kv jetstrea
 		delay *= time.Duration(md.NumDelivered)
 	}
 	log.Warn("job failed, will retry", "err", err, "delay", delay)
-	msg.NakWithDelay(delay)
+	w.reply(log, "nak", msg.NakWithDelay(delay))
 }
 
 // DefaultRetryDelay is the wait before a failed job's second attempt; the
@@ -279,23 +285,23 @@ func (w *Worker) retryOrFail(ctx context.Context, msg jetstream.Msg, kv jetstrea
 // fault that lasts, a full disk, fails the run within about 20 seconds.
 const DefaultRetryDelay = 2 * time.Second
 
-// RetryDelay is DefaultRetryDelay, or CENSUS_RETRY_DELAY when it holds a
-// positive duration (tests make it short).
-func RetryDelay() time.Duration {
-	if d, err := time.ParseDuration(os.Getenv("CENSUS_RETRY_DELAY")); err == nil && d > 0 {
-		return d
-	}
-	return DefaultRetryDelay
-}
-
 // fail records why a job can never succeed, which fails its run, and
 // terminates its message.
-func (w *Worker) fail(ctx context.Context, msg jetstream.Msg, kv jetstream.KeyValue, j jobs.Job, err error, log *slog.Logger) {
+func (w *Worker) fail(ctx context.Context, msg jetstream.Msg, kv runstate.Bucket, j jobs.Job, err error, log *slog.Logger) {
 	log.Error("job failed", "err", err)
-	if _, perr := kv.Put(ctx, "failed."+j.Key(), []byte(err.Error())); perr != nil {
+	if perr := kv.PutFailed(ctx, j.Key(), err.Error()); perr != nil {
 		log.Error("record failure", "err", perr)
 	}
-	msg.TermWithReason(truncate(err.Error(), 200))
+	w.reply(log, "term", msg.TermWithReason(truncate(err.Error(), 200)))
+}
+
+// reply logs a failed acknowledgement (ack, nak or term): the server then
+// redelivers the job after AckWait, which is safe but slow, and worth
+// knowing about.
+func (w *Worker) reply(log *slog.Logger, what string, err error) {
+	if err != nil {
+		log.Warn("reply to job message", "reply", what, "err", err)
+	}
 }
 
 func truncate(s string, n int) string {
@@ -305,17 +311,18 @@ func truncate(s string, n int) string {
 	return s[:n]
 }
 
-func (w *Worker) bucket(ctx context.Context, run string) (jetstream.KeyValue, error) {
+func (w *Worker) bucket(ctx context.Context, run string) (runstate.Bucket, error) {
 	w.mu.Lock()
 	kv, ok := w.buckets[run]
 	w.mu.Unlock()
 	if ok {
 		return kv, nil
 	}
-	kv, err := broker.OpenRunBucket(ctx, w.cfg.Conn.JS, run)
+	bkv, err := broker.OpenRunBucket(ctx, w.cfg.Conn.JS, run)
 	if err != nil {
-		return nil, err
+		return runstate.Bucket{}, err
 	}
+	kv = runstate.New(w.cfg.Conn.JS, bkv)
 	w.mu.Lock()
 	w.buckets[run] = kv
 	w.mu.Unlock()

@@ -9,12 +9,14 @@ import (
 	"path/filepath"
 	"runtime"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/coordinator"
 	"github.com/census-cgt/census/games/all"
+	"github.com/census-cgt/census/runstate"
 	"github.com/census-cgt/census/store"
 	"github.com/census-cgt/census/worker"
 )
@@ -24,8 +26,8 @@ func absPath(p string) (string, error) { return filepath.Abs(p) }
 func coordinatorCmd() *cobra.Command {
 	var nf natsFlags
 	var out, storeFlag, start, run, resume, memFlag string
-	var shards, parallelism int
-	var quiet, keep, plain, positions bool
+	var shards, jobs int
+	var quiet, keep, plain, positions, noWait bool
 	var metricsAddr string
 	c := &cobra.Command{
 		Use:   "coordinator [GAME BOARD]",
@@ -39,6 +41,13 @@ it stopped.`,
 		Example: `  census coordinator --nats nats://10.0.0.1:4222 --store /shared/census clobber 4x5 --out results
   census coordinator --nats nats://10.0.0.1:4222 --resume clobber-4x5-811c9dc5 --out results`,
 		RunE: func(c *cobra.Command, args []string) error {
+			if jobs < 1 {
+				return usagef("--jobs %d: want at least 1", jobs)
+			}
+			_, budget, err := memBudget(memFlag, 1)
+			if err != nil {
+				return usageError{err}
+			}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			conn, err := nf.connect(ctx, "census-coordinator")
@@ -77,10 +86,6 @@ it stopped.`,
 			if err := checkWritable(out); err != nil {
 				return usagef("--out %s: %v", out, err)
 			}
-			_, budget, err := memBudget(memFlag, 1)
-			if err != nil {
-				return usageError{err}
-			}
 			if run != "" {
 				if err := broker.CheckRun(run); err != nil {
 					return usageError{err}
@@ -100,11 +105,15 @@ it stopped.`,
 			defer prog.done()
 			res, err := coordinator.Start(ctx, coordinator.Config{
 				Game: game, Board: board, Start: start, Run: run,
-				Shards: shards, Parallelism: parallelism, MemBudget: budget,
+				Shards: shards, Parallelism: jobs, MemBudget: budget, AckWait: ackWait(),
+				NoWait: noWait, OnHeld: func(l runstate.Lease) {
+					fmt.Fprintf(os.Stderr, "census: run held by coordinator %s since %s; waiting (it is free at most %s after that coordinator stops)\n",
+						l.Holder(), l.Since.Local().Format(time.DateTime), l.TTL+time.Second)
+				},
 				Store: st, StoreURL: url, Out: outDir, Version: version,
 				Log: newLogger(quiet), Progress: prog.update, KeepBlobs: keep, Metrics: cm, NoSymmetry: plain, Positions: positions,
 			}, conn)
-			if errors.Is(err, coordinator.ErrRunClash) {
+			if errors.Is(err, coordinator.ErrRunClash) || errors.Is(err, coordinator.ErrRunHeld) {
 				return usageError{err}
 			}
 			if err != nil {
@@ -122,8 +131,9 @@ it stopped.`,
 	fl.StringVar(&run, "run", "", "run ID (default derived from game, board, start and shards)")
 	fl.StringVar(&resume, "resume", "", "continue the run with this ID, with the game, board and store it was started with")
 	fl.IntVar(&shards, "shards", 0, "shards per tier and per reduction (0 chooses from the tier sizes)")
-	fl.IntVar(&parallelism, "parallelism", 8, "jobs the workers run at once in all; automatic sharding makes at least twice as many shards for large tiers")
-	fl.StringVar(&memFlag, "mem-budget", "", "memory one job may use on a worker, e.g. 1GiB (default a quarter of this machine's memory, at most 2GiB)")
+	registerJobs(fl, &jobs, 8, "jobs the workers run at once in all; automatic sharding makes at least twice as many shards for large tiers", "parallelism")
+	registerMemBudget(fl, &memFlag)
+	fl.BoolVar(&noWait, "no-wait", false, "exit with code 2 instead of waiting when another coordinator holds the run")
 	fl.BoolVar(&quiet, "quiet", false, "print no progress")
 	fl.BoolVar(&keep, "keep-data", false, "keep the run's fragments in the store after it finishes")
 	registerMetricsFlag(fl, &metricsAddr)
@@ -168,7 +178,7 @@ handed back unfinished, for another worker to take.`,
 				wm = worker.NewMetrics(ms.Registry)
 			}
 			w, err := worker.New(ctx, worker.Config{
-				Conn: conn, Jobs: jobs, Log: log, Metrics: wm,
+				Conn: conn, Jobs: jobs, Log: log, Metrics: wm, AckWait: ackWait(), RetryDelay: retryDelay(),
 				OpenStore: func(ctx context.Context, url string) (st store.Store, err error) {
 					if storeFlag != "" {
 						url = storeFlag
@@ -187,7 +197,7 @@ handed back unfinished, for another worker to take.`,
 	fl := c.Flags()
 	nf.register(fl)
 	fl.StringVar(&storeFlag, "store", "", "the store as this machine sees it, when it differs from the coordinator's (a directory or s3://bucket/prefix)")
-	fl.IntVar(&jobs, "jobs", runtime.NumCPU(), "jobs to run at once")
+	registerJobs(fl, &jobs, runtime.NumCPU(), "jobs to run at once")
 	registerMetricsFlag(fl, &metricsAddr)
 	fl.BoolVar(&quiet, "quiet", false, "log errors only")
 	return c

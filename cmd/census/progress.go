@@ -9,6 +9,7 @@ import (
 
 	"github.com/census-cgt/census/coordinator"
 	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/runstate"
 )
 
 // progress tells a person how a run is going: a bar redrawn in place on a
@@ -52,7 +53,7 @@ func describe(pr coordinator.Progress) string {
 	rate := float64(pr.Positions) / max(pr.Elapsed.Seconds(), 1e-3)
 	var sb strings.Builder
 	switch pr.Stage {
-	case "tier":
+	case runstate.StageTier:
 		fmt.Fprintf(&sb, "tier %d/%d", pr.Tier, pr.MaxTier)
 	default:
 		fmt.Fprintf(&sb, "%s", pr.Stage)
@@ -72,9 +73,9 @@ func bar(pr coordinator.Progress, width int) string {
 	units := float64(pr.MaxTier + 2)
 	done := float64(pr.Tier)
 	switch pr.Stage {
-	case "pieces":
+	case runstate.StagePieces, runstate.StageClasses:
 		done = units - 1
-	case "outputs", "done":
+	case runstate.StageOutputs, runstate.StageDone:
 		done = units
 	}
 	if pr.JobsTotal > 0 {

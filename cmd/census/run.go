@@ -30,7 +30,7 @@ type runFlags struct {
 	profile   string
 	plain     bool
 	positions bool
-	workers   int
+	jobs      int
 	shards    int
 	start     string
 	json      bool
@@ -66,12 +66,12 @@ writes every position, one directory per tier: positions/tier=NN/part-*.parquet.
 	fl.StringVar(&f.profile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	fl.StringVar(&f.store, "store", "", "where fragments live: s3://bucket/prefix or a directory (default DATA/blobs)")
 	fl.StringVar(&f.run, "run", "", "run ID (default derived from game, board, start and shards, so the same command resumes)")
-	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "jobs to run at once")
+	registerJobs(fl, &f.jobs, runtime.NumCPU(), "jobs to run at once", "workers")
 	fl.IntVar(&f.shards, "shards", 0, "shards per tier and per reduction (0 chooses from the tier sizes)")
 	fl.StringVar(&f.start, "start", "", "start position as a board diagram, rows separated by '/' (default the game's standard start)")
 	fl.BoolVar(&f.json, "json", false, "print summary.json on standard output")
 	fl.BoolVar(&f.quiet, "quiet", false, "print no progress")
-	fl.StringVar(&f.memBudget, "mem-budget", "", "memory the run may use, shared by the --workers job slots, e.g. 512MiB (default a quarter of physical memory)")
+	registerMemBudget(fl, &f.memBudget)
 	return c
 }
 
@@ -80,13 +80,13 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 	if err != nil {
 		return usageError{err}
 	}
-	if f.workers < 1 {
-		return usagef("--workers %d: want at least 1", f.workers)
+	if f.jobs < 1 {
+		return usagef("--jobs %d: want at least 1", f.jobs)
 	}
 	if f.shards < 0 || f.shards > 4096 {
 		return usagef("--shards %d: want 0 (automatic) to 4096", f.shards)
 	}
-	total, budget, err := memBudget(f.memBudget, f.workers)
+	total, budget, err := memBudget(f.memBudget, f.jobs)
 	if err != nil {
 		return usageError{err}
 	}
@@ -139,7 +139,7 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 	defer prog.done()
 	res, err := embedded.Run(ctx, embedded.Options{
 		Game: gameName, Board: board, Start: f.start, Run: f.run,
-		Out: outDir, Data: dataDir, Workers: f.workers, Shards: f.shards,
+		Out: outDir, Data: dataDir, Workers: f.jobs, Shards: f.shards, AckWait: ackWait(), RetryDelay: retryDelay(),
 		StoreURL: storeURLFlag, OpenStore: openStore, KeepData: f.keepData, Registry: ms.registerer(), NoSymmetry: f.plain, Positions: f.positions,
 		MemBudget: budget, Version: version, Log: newLogger(f.quiet), Progress: prog.update,
 	})

@@ -30,22 +30,23 @@ func parseSize(s string) (int64, error) {
 	return int64(n * float64(mult)), nil
 }
 
-// memBudget reads --mem-budget: the memory the given number of job slots
-// share, or by default a quarter of physical memory. It returns the budget
-// of one job, at most 2GiB unless asked for.
-func memBudget(flag string, slots int) (total, perJob int64, err error) {
+// memBudget reads --mem-budget, the memory of one job, for a process that
+// runs jobs at once; by default they share a quarter of physical memory,
+// at most 2GiB a job. It returns the job's budget and the process's total,
+// jobs times that.
+func memBudget(flag string, jobs int) (total, perJob int64, err error) {
 	if flag == "" {
-		total = physicalMemory() / 4
-		return total, min(max(total/int64(slots), 16<<20), 2<<30), nil
+		perJob = min(max(physicalMemory()/4/int64(jobs), 16<<20), 2<<30)
+		return perJob * int64(jobs), perJob, nil
 	}
-	total, err = parseSize(flag)
+	perJob, err = parseSize(flag)
 	if err != nil {
 		return 0, 0, fmt.Errorf("--mem-budget: %w", err)
 	}
-	if total/int64(slots) < 4<<20 {
-		return 0, 0, fmt.Errorf("--mem-budget %s: want at least 4MiB for each of %d job slots", flag, slots)
+	if perJob < 4<<20 {
+		return 0, 0, fmt.Errorf("--mem-budget %s: want at least 4MiB for a job", flag)
 	}
-	return total, total / int64(slots), nil
+	return perJob * int64(jobs), perJob, nil
 }
 
 // physicalMemory is the memory this process may use: MemTotal from

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/census-cgt/census/coordinator"
+	"github.com/census-cgt/census/runstate"
 )
 
 func statusCmd() *cobra.Command {
@@ -74,7 +75,7 @@ func printRuns(w io.Writer, runs []coordinator.RunInfo) {
 	fmt.Fprintln(tw, "RUN\tGAME\tBOARD\tSTATE\tSTAGE\tTIER\tPOSITIONS\tJOBS DONE\tPENDING\tFAILED")
 	for _, r := range runs {
 		tier := fmt.Sprintf("%d/%d", r.Status.Tier, r.Status.MaxTier)
-		if r.Status.Stage != "tier" {
+		if r.Status.Stage != runstate.StageTier {
 			tier = fmt.Sprintf("%d tiers", r.Status.Tier)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\n", r.Run, r.Plan.Game, r.Plan.Board,

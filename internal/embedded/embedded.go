@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/prometheus/client_golang/prometheus"
@@ -37,10 +38,15 @@ type Options struct {
 	// s3:// URL); OpenStore opens a store by URL.
 	StoreURL  string
 	OpenStore func(ctx context.Context, url string) (store.Store, error)
-	Workers   int
-	Shards    int
+	// Workers is how many jobs run at once.
+	Workers int
+	Shards  int
+	// MemBudget is the memory one job may use.
 	MemBudget int64
-	Version   string
+	// AckWait and RetryDelay set the worker's (see worker.Config); zero
+	// takes their defaults.
+	AckWait, RetryDelay time.Duration
+	Version             string
 	// KeepData keeps the fragments after the run.
 	KeepData bool
 	// NoSymmetry turns the symmetry reduction off.
@@ -113,6 +119,7 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 	defer wconn.Close()
 	w, err := worker.New(ctx, worker.Config{
 		Conn: wconn, Jobs: o.Workers, Log: o.Log, Metrics: workerMetrics(o.Registry),
+		AckWait: o.AckWait, RetryDelay: o.RetryDelay,
 		OpenStore: func(ctx context.Context, u string) (store.Store, error) {
 			if u != url {
 				return nil, fmt.Errorf("store %s is not this process's %s", u, url)
@@ -141,7 +148,7 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 	defer cconn.Close()
 	return coordinator.Start(ctx, coordinator.Config{
 		Game: o.Game, Board: o.Board, Start: o.Start, Run: o.Run,
-		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget,
+		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget, AckWait: o.AckWait,
 		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry, Positions: o.Positions,
 		Log: o.Log, Progress: o.Progress, Metrics: coordinatorMetrics(o.Registry),
 	}, cconn)

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"os"
+
+	"github.com/spf13/pflag"
+)
+
+// registerJobs registers --jobs, the number of jobs run at once, on every
+// command that runs or schedules jobs, and the older names of the same
+// setting as deprecated aliases that still work and print a notice.
+func registerJobs(fl *pflag.FlagSet, v *int, def int, usage string, aliases ...string) {
+	fl.IntVar(v, "jobs", def, usage)
+	for _, a := range aliases {
+		fl.IntVar(v, a, def, usage)
+		fl.MarkDeprecated(a, "use --jobs")
+	}
+	if len(aliases) > 0 {
+		// The notice goes where errors go, not into the output.
+		fl.SetOutput(os.Stderr)
+	}
+}
+
+// memBudgetUsage says what --mem-budget means, the same on every command.
+const memBudgetUsage = "memory one job may hold in record buffers before spilling sorted runs, e.g. 256MiB; a process running --jobs jobs at once uses about --jobs times this (default a quarter of physical memory shared by the --jobs jobs, at most 2GiB a job)"
+
+func registerMemBudget(fl *pflag.FlagSet, v *string) {
+	fl.StringVar(v, "mem-budget", "", memBudgetUsage)
+}

@@ -1,0 +1,149 @@
+package coordinator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/census-cgt/census/runstate"
+)
+
+// ErrRunHeld is returned by Start with Config.NoWait when another
+// coordinator holds the run.
+var ErrRunHeld = runstate.ErrLeaseHeld
+
+// DefaultLeaseTTL is how long a coordinator's hold on its run outlasts its
+// last renewal. It renews every third of it; a coordinator waiting for a
+// run whose holder died takes it within DefaultLeaseTTL plus a second of
+// polling (at once when the holder ran on the same host and its process is
+// gone).
+const DefaultLeaseTTL = 10 * time.Second
+
+// leasePoll is how often a waiting coordinator tries the lease again.
+const leasePoll = time.Second
+
+// heldLease is the lease of the run this coordinator holds.
+type heldLease struct {
+	b   runstate.Bucket
+	me  runstate.Lease
+	log *slog.Logger
+
+	rev  uint64        // owned by renew once it runs
+	stop chan struct{} // closed to stop renewing
+	done chan struct{} // closed when renew has stopped
+}
+
+// acquireLease takes the run's lease, waiting while another coordinator
+// holds it: cfg.OnHeld is told once who holds it. With cfg.NoWait it fails
+// at once with a *runstate.HeldError (ErrRunHeld) instead.
+func acquireLease(ctx context.Context, b runstate.Bucket, cfg Config) (*heldLease, error) {
+	ttl := cfg.LeaseTTL
+	if ttl == 0 {
+		ttl = DefaultLeaseTTL
+	}
+	host, _ := os.Hostname()
+	me := runstate.Lease{Host: host, PID: os.Getpid(), TTL: ttl}
+	told := false
+	for {
+		me.Since = time.Now().UTC()
+		var rev uint64
+		err := retry(ctx, func(ctx context.Context) error {
+			var err error
+			rev, err = b.TakeLease(ctx, me)
+			if errors.Is(err, runstate.ErrLeaseHeld) || errors.Is(err, runstate.ErrBadRecord) {
+				return permanent(err)
+			}
+			return err
+		})
+		if err == nil {
+			return &heldLease{b: b, me: me, rev: rev, log: cfg.Log}, nil
+		}
+		var held *runstate.HeldError
+		if !errors.As(err, &held) {
+			return nil, err
+		}
+		if held.Revision != 0 && held.Lease.Host == host && held.Lease.PID != me.PID && processGone(held.Lease.PID) {
+			// Its holder died on this host: no need to wait for expiry.
+			rev, err := b.TakeOver(ctx, held.Revision, me)
+			if err == nil {
+				cfg.Log.Info("took the run over from a coordinator that is gone", "holder", held.Lease.Holder())
+				return &heldLease{b: b, me: me, rev: rev, log: cfg.Log}, nil
+			}
+			if !errors.Is(err, runstate.ErrLeaseLost) {
+				return nil, err
+			}
+			continue
+		}
+		if cfg.NoWait {
+			return nil, held
+		}
+		if !told && held.Revision != 0 {
+			told = true
+			if cfg.OnHeld != nil {
+				cfg.OnHeld(held.Lease)
+			}
+			cfg.Log.Info("waiting for the run's lease", "holder", held.Lease.Holder(), "since", held.Lease.Since)
+		}
+		t := time.NewTimer(leasePoll)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// renew keeps the lease until release, every third of its TTL. When it
+// cannot (another coordinator took the run, or NATS did not answer for a
+// whole TTL) it ends the run through lost.
+func (h *heldLease) renew(ctx context.Context, lost context.CancelCauseFunc) {
+	h.stop, h.done = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(h.done)
+		every := h.me.TTL / 3
+		last := time.Now()
+		t := time.NewTimer(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-h.stop:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			rctx, cancel := context.WithTimeout(ctx, every)
+			rev, err := h.b.RenewLease(rctx, h.rev, h.me)
+			cancel()
+			switch {
+			case err == nil:
+				h.rev, last = rev, time.Now()
+				t.Reset(every)
+			case errors.Is(err, runstate.ErrLeaseLost) || time.Since(last) >= h.me.TTL:
+				lost(fmt.Errorf("%w: %v", runstate.ErrLeaseLost, err))
+				return
+			default:
+				h.log.Warn("renew the run's lease, will retry", "err", err)
+				t.Reset(time.Second)
+			}
+		}
+	}()
+}
+
+// release stops renewing and gives the lease up, so that a waiting
+// coordinator takes the run at once.
+func (h *heldLease) release() {
+	if h.stop != nil {
+		close(h.stop)
+		<-h.done
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := h.b.ReleaseLease(ctx, h.rev); err != nil {
+		h.log.Warn("release the run's lease", "err", err)
+	}
+}

@@ -1,0 +1,339 @@
+// Package runstate owns a run's key-value bucket: the name of every key in
+// it, the record stored under each, and typed reads, writes, listings and
+// watches of them. The coordinator, the workers and `census status` agree
+// on the bucket only through this package.
+//
+// The bucket of a run holds:
+//
+//	plan                 the Plan, stored once when the run starts
+//	plan.tier.NNNN       the TierPlan of tier NNNN
+//	status               the Status `census status` shows
+//	done.<job key>       a finished job's jobs.Result (JSON)
+//	failed.<job key>     why a job can never succeed (text)
+//	lease                the Lease of the coordinator that holds the run
+//
+// A job key is jobs.Job.Key(). Every call is one attempt: callers that ride
+// out a server election wrap them in their own retry.
+package runstate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/census-cgt/census/jobs"
+)
+
+// Key names. Records of jobs are the prefix followed by the job's key.
+const (
+	keyPlan      = "plan"
+	keyStatus    = "status"
+	keyLease     = "lease"
+	tierPlanFmt  = "plan.tier.%04d"
+	donePrefix   = "done."
+	failedPrefix = "failed."
+)
+
+// ErrBadRecord is returned when a record in the bucket cannot be decoded;
+// reading it again does not help.
+var ErrBadRecord = errors.New("undecodable record in the run's bucket")
+
+// Plan is what fixes a run's outputs; it is stored once, when the run
+// starts, and a restarted coordinator continues with it.
+type Plan struct {
+	Game         string `json:"game"`
+	Board        string `json:"board"`
+	Start        string `json:"start"`
+	Shards       int    `json:"shards"`
+	ReduceShards int    `json:"reduce_shards"`
+	MemBudget    int64  `json:"mem_budget"`
+	Store        string `json:"store"`
+	NoSymmetry   bool   `json:"no_symmetry,omitempty"`
+	Positions    bool   `json:"positions,omitempty"`
+}
+
+// TierPlan is the sharding of one tier, stored before its jobs are
+// published so that a restarted coordinator publishes the same jobs.
+type TierPlan struct {
+	Shards     int `json:"shards"`
+	NextShards int `json:"next_shards"`
+}
+
+// Status is the run's progress as `census status` shows it.
+type Status struct {
+	State     string    `json:"state"` // one of the State constants
+	Stage     string    `json:"stage"` // one of the Stage constants
+	Tier      int       `json:"tier"`
+	MaxTier   int       `json:"max_tier"`
+	Positions uint64    `json:"positions"`
+	Error     string    `json:"error,omitempty"`
+	Updated   time.Time `json:"updated"`
+}
+
+// Status states.
+const (
+	StateRunning = "running"
+	StateDone    = "done"
+	StateFailed  = "failed"
+)
+
+// Stages of a run, in order.
+const (
+	StageTier    = "tier"
+	StagePieces  = "pieces"
+	StageClasses = "classes"
+	StageOutputs = "outputs"
+	StageDone    = "done"
+)
+
+// Bucket is a run's bucket.
+type Bucket struct {
+	KV jetstream.KeyValue
+	// JS publishes the lease's renewals; only the coordinator needs it.
+	JS jetstream.JetStream
+}
+
+// New returns the Bucket over kv; js may be nil for a caller that does
+// not hold leases.
+func New(js jetstream.JetStream, kv jetstream.KeyValue) Bucket { return Bucket{KV: kv, JS: js} }
+
+// get decodes the JSON record under key into v; false when there is none.
+func (b Bucket) get(ctx context.Context, key string, v any) (bool, error) {
+	e, err := b.KV.Get(ctx, key)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", key, err)
+	}
+	if err := json.Unmarshal(e.Value(), v); err != nil {
+		return false, fmt.Errorf("read %s: %w: %v", key, ErrBadRecord, err)
+	}
+	return true, nil
+}
+
+func (b Bucket) put(ctx context.Context, key string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", key, err)
+	}
+	if _, err := b.KV.Put(ctx, key, data); err != nil {
+		return fmt.Errorf("write %s: %w", key, err)
+	}
+	return nil
+}
+
+// Plan reads the run's plan; false when it has none yet.
+func (b Bucket) Plan(ctx context.Context) (Plan, bool, error) {
+	var p Plan
+	found, err := b.get(ctx, keyPlan, &p)
+	return p, found, err
+}
+
+// PutPlan stores the run's plan.
+func (b Bucket) PutPlan(ctx context.Context, p Plan) error { return b.put(ctx, keyPlan, p) }
+
+// TierPlan reads the plan of tier t; false when it has none yet.
+func (b Bucket) TierPlan(ctx context.Context, t int) (TierPlan, bool, error) {
+	var p TierPlan
+	found, err := b.get(ctx, fmt.Sprintf(tierPlanFmt, t), &p)
+	return p, found, err
+}
+
+// PutTierPlan stores the plan of tier t.
+func (b Bucket) PutTierPlan(ctx context.Context, t int, p TierPlan) error {
+	return b.put(ctx, fmt.Sprintf(tierPlanFmt, t), p)
+}
+
+// Status reads the run's status; false when it has none yet.
+func (b Bucket) Status(ctx context.Context) (Status, bool, error) {
+	var s Status
+	found, err := b.get(ctx, keyStatus, &s)
+	return s, found, err
+}
+
+// PutStatus stores the run's status.
+func (b Bucket) PutStatus(ctx context.Context, s Status) error { return b.put(ctx, keyStatus, s) }
+
+// Done reads the done-record of the job with key jobKey; false when the
+// job is not done.
+func (b Bucket) Done(ctx context.Context, jobKey string) (jobs.Result, bool, error) {
+	var r jobs.Result
+	found, err := b.get(ctx, donePrefix+jobKey, &r)
+	return r, found, err
+}
+
+// PutDone records that the job with key jobKey finished with res.
+func (b Bucket) PutDone(ctx context.Context, jobKey string, res jobs.Result) error {
+	return b.put(ctx, donePrefix+jobKey, res)
+}
+
+// Failed reads why the job with key jobKey can never succeed; false when
+// it has no failed-record.
+func (b Bucket) Failed(ctx context.Context, jobKey string) (string, bool, error) {
+	e, err := b.KV.Get(ctx, failedPrefix+jobKey)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("read %s%s: %w", failedPrefix, jobKey, err)
+	}
+	return string(e.Value()), true, nil
+}
+
+// PutFailed records why the job with key jobKey can never succeed, which
+// fails the run.
+func (b Bucket) PutFailed(ctx context.Context, jobKey, reason string) error {
+	if _, err := b.KV.Put(ctx, failedPrefix+jobKey, []byte(reason)); err != nil {
+		return fmt.Errorf("write %s%s: %w", failedPrefix, jobKey, err)
+	}
+	return nil
+}
+
+// ClearFailures removes every failed-record, so that a restarted run gives
+// those jobs another chance.
+func (b Bucket) ClearFailures(ctx context.Context) error {
+	keys, err := b.keys(ctx, failedPrefix+">")
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := b.KV.Purge(ctx, k); err != nil {
+			return fmt.Errorf("remove %s: %w", k, err)
+		}
+	}
+	return nil
+}
+
+// Reset removes every record but the lease: the run starts afresh under
+// the coordinator that holds it.
+func (b Bucket) Reset(ctx context.Context) error {
+	keys, err := b.keys(ctx, ">")
+	if err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if k == keyLease {
+			continue
+		}
+		if err := b.KV.Purge(ctx, k); err != nil {
+			return fmt.Errorf("remove %s: %w", k, err)
+		}
+	}
+	return nil
+}
+
+func (b Bucket) keys(ctx context.Context, filter string) ([]string, error) {
+	lister, err := b.KV.ListKeysFiltered(ctx, filter)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", filter, err)
+	}
+	var keys []string
+	for k := range lister.Keys() {
+		keys = append(keys, k)
+	}
+	return keys, nil
+}
+
+// Records are the job records in the bucket, as sets of job keys.
+type Records struct {
+	Done, Failed map[string]bool
+}
+
+// Records lists the done- and failed-records.
+func (b Bucket) Records(ctx context.Context) (Records, error) {
+	r := Records{Done: map[string]bool{}, Failed: map[string]bool{}}
+	keys, err := b.keys(ctx, ">")
+	if err != nil && !errors.Is(err, jetstream.ErrNoKeysFound) {
+		return r, err
+	}
+	for _, k := range keys {
+		if job, ok := strings.CutPrefix(k, donePrefix); ok {
+			r.Done[job] = true
+		} else if job, ok := strings.CutPrefix(k, failedPrefix); ok {
+			r.Failed[job] = true
+		}
+	}
+	return r, nil
+}
+
+// Record is a done- or failed-record as a watch sees it arrive.
+type Record struct {
+	// Job is the job's key.
+	Job string
+	// Failed tells a failed-record, whose Reason is set, from a
+	// done-record, whose Result is set.
+	Failed bool
+	Reason string
+	Result jobs.Result
+}
+
+// Watcher follows the job records written after it started.
+type Watcher struct {
+	w    jetstream.KeyWatcher
+	c    chan Record
+	stop chan struct{}
+	once sync.Once
+}
+
+// WatchRecords follows the done- and failed-records written from now on,
+// until ctx ends or Stop. Its channel closes when the watch ends (a
+// reconnect ends it: start another). An undecodable done-record arrives as
+// a failed-record saying so.
+func (b Bucket) WatchRecords(ctx context.Context) (*Watcher, error) {
+	kw, err := b.KV.WatchFiltered(ctx, []string{donePrefix + ">", failedPrefix + ">"}, jetstream.UpdatesOnly())
+	if err != nil {
+		return nil, fmt.Errorf("watch the run's job records: %w", err)
+	}
+	w := &Watcher{w: kw, c: make(chan Record), stop: make(chan struct{})}
+	go func() {
+		defer close(w.c)
+		for e := range kw.Updates() {
+			if e == nil || e.Operation() != jetstream.KeyValuePut {
+				continue
+			}
+			r, ok := decode(e.Key(), e.Value())
+			if !ok {
+				continue
+			}
+			select {
+			case w.c <- r:
+			case <-ctx.Done():
+				return
+			case <-w.stop:
+				return
+			}
+		}
+	}()
+	return w, nil
+}
+
+// Records delivers the records as they are written.
+func (w *Watcher) Records() <-chan Record { return w.c }
+
+// Stop ends the watch.
+func (w *Watcher) Stop() error {
+	w.once.Do(func() { close(w.stop) })
+	return w.w.Stop()
+}
+
+func decode(key string, value []byte) (Record, bool) {
+	if job, ok := strings.CutPrefix(key, failedPrefix); ok {
+		return Record{Job: job, Failed: true, Reason: string(value)}, true
+	}
+	job, ok := strings.CutPrefix(key, donePrefix)
+	if !ok {
+		return Record{}, false
+	}
+	r := Record{Job: job}
+	if err := json.Unmarshal(value, &r.Result); err != nil {
+		return Record{Job: job, Failed: true, Reason: fmt.Sprintf("%v: %v", ErrBadRecord, err)}, true
+	}
+	return r, true
+}
