@@ -68,7 +68,7 @@ func TestStoreFailsMidRun(t *testing.T) {
 				Workers: workers, Shards: shards, MemBudget: 64 << 20, Version: "test",
 				RetryDelay: 20 * time.Millisecond,
 				StoreURL:   dir.Root(),
-				OpenStore: func(context.Context, string) (store.Store, error) { return faulty, nil },
+				OpenStore:  func(context.Context, string) (store.Store, error) { return faulty, nil },
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
