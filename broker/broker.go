@@ -135,7 +135,9 @@ func (c *Conn) Close() {
 	if c == nil || c.NC == nil {
 		return
 	}
-	if c.closed == nil {
+	if c.closed == nil || !c.NC.IsConnected() {
+		// Nothing to drain to: a server that is gone would only make
+		// Close wait.
 		c.NC.Close()
 		return
 	}

@@ -569,7 +569,7 @@ func TestCoordinatorKilled(t *testing.T) {
 	t.Run("embedded", func(t *testing.T) {
 		tmp := t.TempDir()
 		out, data := filepath.Join(tmp, "out"), filepath.Join(tmp, "data")
-		args := append([]string{"run", "--out", out, "--data", data, "--workers", "2", noMetrics}, killBoard...)
+		args := append([]string{"run", "--out", out, "--data", data, "--jobs", "2", noMetrics}, killBoard...)
 		// The coordinator logs every finished tier at level info: kill
 		// once a random tier is done.
 		env := []string{"CENSUS_LOG=info"}

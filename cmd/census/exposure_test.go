@@ -95,7 +95,7 @@ func TestListenersLocal(t *testing.T) {
 	}{
 		// The metrics and the embedded NATS server; clobber 4x4 runs for
 		// long enough to be seen.
-		{"run", []string{"run", "clobber", "4x4", "--quiet", "--out", t.TempDir(), "--workers", "1"}, 2},
+		{"run", []string{"run", "clobber", "4x4", "--quiet", "--out", t.TempDir(), "--jobs", "1"}, 2},
 		// No worker: it waits, serving metrics.
 		{"coordinator", []string{"coordinator", "--nats", srv.url, "--store", t.TempDir(), "clobber", "2x2", "--out", t.TempDir(), "--quiet"}, 1},
 		{"worker", []string{"worker", "--nats", srv.url, "--jobs", "1", "--quiet"}, 1},

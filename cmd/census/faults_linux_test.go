@@ -134,7 +134,7 @@ func TestStoreFaults(t *testing.T) {
 			out := filepath.Join(tmp, "out")
 			extra, path, heal := tc.fault(t, tmp)
 			args := append([]string{"run", "--out", out, "--data", filepath.Join(tmp, "data"),
-				"--workers", "2", noMetrics}, faultBoard...)
+				"--jobs", "2", noMetrics}, faultBoard...)
 			args = append(args, extra...)
 
 			began := time.Now()

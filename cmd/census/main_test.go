@@ -72,7 +72,7 @@ func TestBadInput(t *testing.T) {
 		{"start rows", []string{"run", "domineering", "2x3", "--start", "..."}, "..."},
 		{"start for another board", []string{"run", "amazons", "3x3", "--start", "o..x/..../...."}, "3x3"},
 		{"unwritable out", []string{"run", "clobber", "2x2", "--out", filepath.Join(notDir, "out")}, notDir},
-		{"workers", []string{"run", "clobber", "2x2", "--workers", "0"}, "--workers 0"},
+		{"jobs", []string{"run", "clobber", "2x2", "--jobs", "0"}, "--jobs 0"},
 		{"shards", []string{"run", "clobber", "2x2", "--shards", "-3"}, "--shards -3"},
 		{"mem budget", []string{"run", "clobber", "2x2", "--mem-budget", "lots"}, "lots"},
 		{"missing board", []string{"run", "clobber"}, "BOARD"},

@@ -67,7 +67,7 @@ func TestEmbeddedServerKilled(t *testing.T) {
 	t.Logf("uninterrupted run took %v", took)
 	tmp := t.TempDir()
 	out, data := filepath.Join(tmp, "out"), filepath.Join(tmp, "data")
-	args := append([]string{"run", "--out", out, "--data", data, "--workers", "2", noMetrics}, restartBoard...)
+	args := append([]string{"run", "--out", out, "--data", data, "--jobs", "2", noMetrics}, restartBoard...)
 	// Every finished job is logged at level debug, after its record is
 	// in the run's bucket.
 	env := []string{"CENSUS_LOG=debug"}

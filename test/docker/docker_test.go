@@ -626,14 +626,14 @@ func checkCompose(t *testing.T, c *compose, isCensus func(*service) bool) {
 }
 
 // checkGameBoard has census judge GAME and BOARD without running a census:
-// `census run GAME BOARD --workers 0` checks the game and the board first,
-// then refuses --workers 0.
+// `census run GAME BOARD --jobs 0` checks the game and the board first,
+// then refuses --jobs 0.
 func checkGameBoard(t *testing.T, where, game, board string) {
 	t.Helper()
-	out, err := exec.Command(censusBinary(t), "run", game, board, "--workers", "0",
+	out, err := exec.Command(censusBinary(t), "run", game, board, "--jobs", "0",
 		"--out", t.TempDir(), "--metrics-addr", "", "--quiet").CombinedOutput()
 	msg := strings.TrimSpace(string(out))
-	if err == nil || !strings.Contains(msg, "--workers 0") {
+	if err == nil || !strings.Contains(msg, "--jobs 0") {
 		t.Errorf("%s: census does not take %s %s: %s", where, game, board, msg)
 	}
 }
