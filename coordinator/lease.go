@@ -30,6 +30,11 @@ type heldLease struct {
 	b   runstate.Bucket
 	me  runstate.Lease
 	log *slog.Logger
+	// waitedFor is the coordinator that held the run when this one had
+	// to wait for it; nil when the run was free.
+	waitedFor *runstate.Lease
+	// began is when this coordinator first asked for the lease.
+	began time.Time
 
 	rev  uint64        // owned by renew once it runs
 	stop chan struct{} // closed to stop renewing
@@ -46,7 +51,8 @@ func acquireLease(ctx context.Context, b runstate.Bucket, cfg Config) (*heldLeas
 	}
 	host, _ := os.Hostname()
 	me := runstate.Lease{Host: host, PID: os.Getpid(), TTL: ttl}
-	told := false
+	began := time.Now()
+	var waitedFor *runstate.Lease
 	for {
 		me.Since = time.Now().UTC()
 		var rev uint64
@@ -59,7 +65,7 @@ func acquireLease(ctx context.Context, b runstate.Bucket, cfg Config) (*heldLeas
 			return err
 		})
 		if err == nil {
-			return &heldLease{b: b, me: me, rev: rev, log: cfg.Log}, nil
+			return &heldLease{b: b, me: me, rev: rev, log: cfg.Log, waitedFor: waitedFor, began: began}, nil
 		}
 		var held *runstate.HeldError
 		if !errors.As(err, &held) {
@@ -70,7 +76,7 @@ func acquireLease(ctx context.Context, b runstate.Bucket, cfg Config) (*heldLeas
 			rev, err := b.TakeOver(ctx, held.Revision, me)
 			if err == nil {
 				cfg.Log.Info("took the run over from a coordinator that is gone", "holder", held.Lease.Holder())
-				return &heldLease{b: b, me: me, rev: rev, log: cfg.Log}, nil
+				return &heldLease{b: b, me: me, rev: rev, log: cfg.Log, waitedFor: &held.Lease, began: began}, nil
 			}
 			if !errors.Is(err, runstate.ErrLeaseLost) {
 				return nil, err
@@ -80,8 +86,8 @@ func acquireLease(ctx context.Context, b runstate.Bucket, cfg Config) (*heldLeas
 		if cfg.NoWait {
 			return nil, held
 		}
-		if !told && held.Revision != 0 {
-			told = true
+		if waitedFor == nil && held.Revision != 0 {
+			waitedFor = &held.Lease
 			if cfg.OnHeld != nil {
 				cfg.OnHeld(held.Lease)
 			}

@@ -92,6 +92,10 @@ func start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) 
 	st := state{b}
 	if status, found, err := st.status(ctx); err != nil {
 		return nil, err
+	} else if found && status.State == StateDone && lease.waitedFor != nil && status.Updated.After(lease.began) {
+		// The coordinator this one waited for finished the run: doing
+		// it again is not what the second start was for.
+		return nil, &FinishedError{Run: cfg.Run, By: *lease.waitedFor}
 	} else if found && status.State == StateDone {
 		// A finished run named again is started afresh, unless the name
 		// is taken by other work.
@@ -113,6 +117,17 @@ func start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) 
 		return nil, cause
 	}
 	return res, err
+}
+
+// FinishedError is returned by Start when the coordinator it waited for
+// finished the run meanwhile; the outputs are where that one wrote them.
+type FinishedError struct {
+	Run string
+	By  runstate.Lease
+}
+
+func (e *FinishedError) Error() string {
+	return fmt.Sprintf("run %s was finished meanwhile by coordinator %s, which wrote its outputs", e.Run, e.By.Holder())
 }
 
 // deniedIsPermanent makes a permission violation final: a user without

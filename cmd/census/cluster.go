@@ -113,6 +113,12 @@ it stopped.`,
 				Store: st, StoreURL: url, Out: outDir, Version: version,
 				Log: newLogger(quiet), Progress: prog.update, KeepBlobs: keep, Metrics: cm, NoSymmetry: plain, Positions: positions,
 			}, conn)
+			var finished *coordinator.FinishedError
+			if errors.As(err, &finished) {
+				// Nothing left to do: the census is done.
+				fmt.Fprintf(os.Stderr, "census: %v\n", err)
+				return nil
+			}
 			if errors.Is(err, coordinator.ErrRunClash) || errors.Is(err, coordinator.ErrRunHeld) {
 				return usageError{err}
 			}

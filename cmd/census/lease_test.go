@@ -46,30 +46,57 @@ func heldLine(log string, pid int) bool {
 }
 
 // TestTwoCoordinators starts two coordinators of the same census at once,
-// on the same store and output directory, with --no-wait: one runs the
-// census, the other exits 2 at once with one line naming the holder.
+// on the same store and output directory. With --no-wait one runs the
+// census and the other exits 2 at once with one line naming the holder.
+// Without, the other says who holds the run, waits, and once the holder
+// has finished the census exits 0 saying so, without running it again.
 func TestTwoCoordinators(t *testing.T) {
-	srv := startServer(t)
-	startWorker(t, "worker-0", srv.url)
-	startWorker(t, "worker-1", srv.url)
-	tmp := t.TempDir()
-	out := filepath.Join(tmp, "out")
-	args := append([]string{"coordinator", "--nats", srv.url, "--store", filepath.Join(tmp, "store"),
-		"--out", out, "--no-wait", "--quiet", noMetrics}, leaseBoard...)
-	coords := []*proc{startCensus(t, "coordinator-0", nil, args...), startCensus(t, "coordinator-1", nil, args...)}
-	codes := []int{coords[0].wait(120 * time.Second), coords[1].wait(120 * time.Second)}
-	if !(codes[0] == 0 && codes[1] == 2) && !(codes[0] == 2 && codes[1] == 0) {
-		t.Fatalf("exit codes %v, want one 0 and one 2", codes)
+	for _, noWait := range []bool{true, false} {
+		t.Run(fmt.Sprintf("no-wait=%v", noWait), func(t *testing.T) {
+			srv := startServer(t)
+			startWorker(t, "worker-0", srv.url)
+			startWorker(t, "worker-1", srv.url)
+			tmp := t.TempDir()
+			out := filepath.Join(tmp, "out")
+			args := append([]string{"coordinator", "--nats", srv.url, "--store", filepath.Join(tmp, "store"),
+				"--out", out, "--quiet", noMetrics, fmt.Sprintf("--no-wait=%v", noWait)}, leaseBoard...)
+			coords := []*proc{startCensus(t, "coordinator-0", nil, args...), startCensus(t, "coordinator-1", nil, args...)}
+			codes := []int{coords[0].wait(120 * time.Second), coords[1].wait(120 * time.Second)}
+			// The holder is the one the other names.
+			winner, loser := coords[0], coords[1]
+			if strings.Contains(coords[0].output(), fmt.Sprintf("/%d since", coords[1].cmd.Process.Pid)) {
+				winner, loser = loser, winner
+				codes[0], codes[1] = codes[1], codes[0]
+			}
+			pid := winner.cmd.Process.Pid
+			msg := strings.TrimSpace(loser.output())
+			lines := strings.Split(msg, "\n")
+			if noWait {
+				if codes[0] != 0 || codes[1] != 2 {
+					t.Errorf("exit codes %v, want 0 for the holder and 2 for the other", codes)
+				}
+				if len(lines) != 1 || !strings.Contains(msg, fmt.Sprintf("/%d since", pid)) {
+					t.Errorf("the refused coordinator said %q; want one line naming the holder's pid %d", msg, pid)
+				}
+			} else {
+				if codes[0] != 0 || codes[1] != 0 {
+					t.Errorf("exit codes %v, want 0 and 0", codes)
+				}
+				if len(lines) != 2 || !heldLine(lines[0], pid) || !strings.Contains(lines[1], fmt.Sprintf("finished meanwhile by coordinator %s/%d", hostname(t), pid)) {
+					t.Errorf("the waiting coordinator said %q; want a line naming the holder's pid %d, then one saying it finished the run", msg, pid)
+				}
+			}
+			checkSpec4x4(t, out)
+		})
 	}
-	winner, loser := coords[0], coords[1]
-	if codes[0] == 2 {
-		winner, loser = loser, winner
+}
+
+func hostname(t *testing.T) string {
+	h, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
 	}
-	msg := strings.TrimSpace(loser.output())
-	if strings.Count(msg, "\n") != 0 || !strings.Contains(msg, fmt.Sprintf("/%d since", winner.cmd.Process.Pid)) {
-		t.Errorf("the refused coordinator said %q; want one line naming the holder's pid %d", msg, winner.cmd.Process.Pid)
-	}
-	checkSpec4x4(t, out)
+	return h
 }
 
 // TestCoordinatorTakesOver starts a second coordinator while the first
