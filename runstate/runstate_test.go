@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/jobs"
 	"github.com/census-cgt/census/runstate"
@@ -160,5 +162,49 @@ func TestLease(t *testing.T) {
 	}
 	if _, err := b.TakeLease(ctx, other); !errors.Is(err, runstate.ErrLeaseHeld) {
 		t.Errorf("lease after Reset: %v, want it held", err)
+	}
+}
+
+// TestLeaseOnOlderBucket opens, as a run bucket, a bucket made without
+// message TTLs (as census made them before the lease): the lease must work
+// on it.
+func TestLeaseOnOlderBucket(t *testing.T) {
+	srv, err := broker.StartServer(broker.ServerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), Name: "older"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		srv.Shutdown()
+		srv.WaitForShutdown()
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "older-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.JS.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: broker.Bucket("old-run"), History: 1}); err != nil {
+		t.Fatal(err)
+	}
+	kv, err := broker.RunBucket(ctx, conn.JS, "old-run", 1)
+	if err != nil {
+		t.Fatalf("open an older bucket as a run bucket: %v", err)
+	}
+	b := runstate.New(conn.JS, kv)
+	l := runstate.Lease{Host: "a", PID: 1, TTL: time.Second}
+	if _, err := b.TakeLease(ctx, l); err != nil {
+		t.Fatalf("take the lease on an older bucket: %v", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		_, err := b.TakeLease(ctx, runstate.Lease{Host: "b", PID: 2, TTL: time.Second})
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the lease on an older bucket did not expire: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
