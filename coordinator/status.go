@@ -21,6 +21,9 @@ type RunInfo struct {
 	JobsDone    int `json:"jobs_done"`
 	JobsPending int `json:"jobs_pending"`
 	JobsFailed  int `json:"jobs_failed"`
+	// Holder is the coordinator that holds the run (host/pid); empty when
+	// none does.
+	Holder string `json:"holder,omitempty"`
 }
 
 // ListRuns reads every run on the NATS server.
@@ -58,6 +61,11 @@ func readRun(ctx context.Context, conn *broker.Conn, run string) (RunInfo, error
 	}
 	if info.Status, _, err = b.Status(ctx); err != nil {
 		return info, err
+	}
+	if l, held, err := b.Lease(ctx); err != nil {
+		return info, err
+	} else if held {
+		info.Holder = l.Holder()
 	}
 	recs, err := b.Records(ctx)
 	if err != nil {

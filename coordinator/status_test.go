@@ -83,6 +83,9 @@ func TestStatusFollowsRun(t *testing.T) {
 		t.Errorf("status after the run: %s at %s, %d jobs done, %d pending, %d failed; want done at done, %d done, 0 pending, 0 failed",
 			r.Status.State, r.Status.Stage, r.JobsDone, r.JobsPending, r.JobsFailed, want)
 	}
+	if r.Holder != "" {
+		t.Errorf("status shows the finished run held by %s", r.Holder)
+	}
 	// Clobber 2x6 of census-spec.md.
 	if r.Status.Positions != 29463 {
 		t.Errorf("status shows %d positions, want 29463", r.Status.Positions)

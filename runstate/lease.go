@@ -78,6 +78,13 @@ func (b Bucket) TakeLease(ctx context.Context, l Lease) (uint64, error) {
 	return 0, held
 }
 
+// Lease reads who holds the run; false when no one does.
+func (b Bucket) Lease(ctx context.Context) (Lease, bool, error) {
+	var l Lease
+	found, err := b.get(ctx, keyLease, &l)
+	return l, found, err
+}
+
 // TakeOver replaces the lease at revision rev (a holder known to be dead)
 // with l, and returns the revision to renew it with. It fails with
 // ErrLeaseLost when the lease changed since rev.

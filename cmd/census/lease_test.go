@@ -129,6 +129,9 @@ func TestCoordinatorTakesOver(t *testing.T) {
 	if st.Status.State != coordinator.StateRunning {
 		t.Fatalf("run %s while the first coordinator holds it, want running", st.Status.State)
 	}
+	if want := fmt.Sprintf("%s/%d", hostname(t), first.cmd.Process.Pid); st.Holder != want {
+		t.Errorf("status shows the run held by %q, want %q", st.Holder, want)
+	}
 	first.kill()
 	killed := time.Now()
 	t.Logf("killed the first coordinator at stage %s, tier %d", st.Status.Stage, st.Status.Tier)
@@ -144,6 +147,9 @@ func TestCoordinatorTakesOver(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Logf("the second coordinator took over %v after the kill", time.Since(killed))
+	if st, _ := runStatus(conn); st.Holder != fmt.Sprintf("%s/%d", hostname(t), second.cmd.Process.Pid) {
+		t.Errorf("status shows the run held by %q after the takeover, want the second coordinator (pid %d)", st.Holder, second.cmd.Process.Pid)
+	}
 	if code := second.wait(120 * time.Second); code != 0 {
 		t.Fatalf("the second coordinator: exit %d", code)
 	}
