@@ -71,7 +71,11 @@ func acquireLease(ctx context.Context, b runstate.Bucket, cfg Config) (*heldLeas
 		if !errors.As(err, &held) {
 			return nil, err
 		}
-		if held.Revision != 0 && held.Lease.Host == host && held.Lease.PID != me.PID && processGone(held.Lease.PID) {
+		if held.Revision == 0 {
+			// The lease expired between looking and reading: try again.
+			continue
+		}
+		if held.Lease.Host == host && held.Lease.PID != me.PID && processGone(held.Lease.PID) {
 			// Its holder died on this host: no need to wait for expiry.
 			rev, err := b.TakeOver(ctx, held.Revision, me)
 			if err == nil {
@@ -86,7 +90,7 @@ func acquireLease(ctx context.Context, b runstate.Bucket, cfg Config) (*heldLeas
 		if cfg.NoWait {
 			return nil, held
 		}
-		if waitedFor == nil && held.Revision != 0 {
+		if waitedFor == nil {
 			waitedFor = &held.Lease
 			if cfg.OnHeld != nil {
 				cfg.OnHeld(held.Lease)
