@@ -96,18 +96,15 @@ func TestKnownValues(t *testing.T) {
 }
 
 // boards are the boards whose every live piece is checked against brute
-// force; long ones run only without -short.
-var boards = []struct {
-	game, board string
-	long        bool
-}{
-	{"clobber", "3x3", false},
-	{"clobber", "3x4", false},
-	{"clobber", "2x6", true},
-	{"domineering", "3x4", false},
-	{"domineering", "4x4", true},
-	{"amazons", "2x4", false},
-	{"amazons", "3x3", true},
+// force.
+var boards = []struct{ game, board string }{
+	{"clobber", "3x3"},
+	{"clobber", "3x4"},
+	{"clobber", "2x6"},
+	{"domineering", "3x4"},
+	{"domineering", "4x4"},
+	{"amazons", "2x4"},
+	{"amazons", "3x3"},
 }
 
 // TestOutcomeBruteForce checks the outcome class of every live piece of
@@ -116,9 +113,6 @@ var boards = []struct {
 func TestOutcomeBruteForce(t *testing.T) {
 	for _, bc := range boards {
 		t.Run(bc.game+"/"+bc.board, func(t *testing.T) {
-			if bc.long && testing.Short() {
-				t.Skip("long")
-			}
 			keys := livePieces(t, bc.game, bc.board)
 			v, err := New(bc.game, 0)
 			if err != nil {
@@ -262,6 +256,36 @@ func TestSymmetry(t *testing.T) {
 					t.Fatalf("negation of %s: %s, want -(%s)", v.box(k).Picture(k), v.String(got), v.String(want))
 				}
 			}
+		})
+	}
+}
+
+// TestOutcomeSample checks the outcome class of a random sample of the
+// live pieces of larger boards against brute force.
+func TestOutcomeSample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long")
+	}
+	for _, bc := range []struct {
+		game, board string
+		n           int
+	}{{"clobber", "4x4", 10000}, {"clobber", "3x5", 10000}, {"amazons", "3x4", 2000}} {
+		t.Run(bc.game+"/"+bc.board, func(t *testing.T) {
+			keys := livePieces(t, bc.game, bc.board)
+			v, err := New(bc.game, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bf := newBruteForce(bc.game)
+			rng := rand.New(rand.NewPCG(4, 4))
+			for range bc.n {
+				k := keys[rng.IntN(len(keys))]
+				val := v.Value(k)
+				if want := bf.pieceOutcome(t, k); val.Outcome.String() != want {
+					t.Errorf("%s: outcome %s (value %s), brute force %s", v.box(k).Picture(k), val.Outcome, v.String(val), want)
+				}
+			}
+			t.Logf("%d of %d pieces sampled; %d positions searched by brute force", bc.n, len(keys), len(bf.memo))
 		})
 	}
 }
