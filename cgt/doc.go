@@ -30,7 +30,8 @@
 // x + Miny(G) as xTiny(G) and xMiny(G); any other game as {L|R}, options
 // sorted numbers first, then nimbers, then other number-up-stars, then the
 // rest, and a lone option written without braces and with one more slash
-// ({2||1|0}) up to four slashes. Parse reads that notation back.
+// ({2||1|0}) up to four slashes. Parse reads that notation back, and sums
+// joined by '+'.
 //
 // Where this printer deviates from CGSuite's:
 //   - Uptimals beyond x + n.↑ + *m (CGSuite's ^<n> and ^[n] for ↑^n and

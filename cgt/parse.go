@@ -7,17 +7,31 @@ import (
 	"strings"
 )
 
-// ErrSyntax is wrapped by the errors of Parse.
-var ErrSyntax = errors.New("bad game")
+// Errors of Parse. ErrTooLarge wraps ErrSyntax.
+var (
+	ErrSyntax   = errors.New("bad game")
+	ErrTooLarge = fmt.Errorf("%w: too large", ErrSyntax)
+)
+
+// maxParsed bounds the integers, denominators, up multiples and nimbers
+// Parse accepts: the canonical form of the integer n has n followers, and
+// so on, so a larger one would be a way to exhaust memory.
+const maxParsed = 1 << 12
 
 // Parse reads a game written in the notation String writes: numbers (3,
 // -1/2), nimbers (*, *3), ups (^, ^^, ^3, v, vv, v3) with a number before
 // and a star after (1/2v*), switches (+-1, +-{2|1}), Tiny(G) and Miny(G)
 // with a number before, and general forms {a,b|c} with nested slashes
-// ({2||1|0}). It returns the canonical form of the game read.
+// ({2||1|0}), and sums of those joined by '+' (9/8+*). It returns the
+// canonical form of the game read.
 func (t *Table) Parse(s string) (ID, error) {
 	s = strings.ReplaceAll(s, " ", "")
 	g, rest, err := t.parseGame(s)
+	for err == nil && strings.HasPrefix(rest, "+") {
+		var h ID
+		h, rest, err = t.parseGame(rest[1:])
+		g = t.Add(g, h)
+	}
 	if err == nil && rest != "" {
 		err = fmt.Errorf("%w %q: unexpected %q", ErrSyntax, s, rest)
 	}
@@ -40,11 +54,27 @@ func (t *Table) MustParse(s string) ID {
 func (t *Table) parseGame(s string) (ID, string, error) {
 	switch {
 	case strings.HasPrefix(s, "+-"):
-		g, rest, err := t.parseGame(s[2:])
-		if err != nil {
-			return 0, "", err
+		// +-{a,b} is {a,b | -a,-b}; +-G is {G | -G}.
+		var opts []ID
+		rest := ""
+		if end := closing(s[2:], '{', '}'); strings.HasPrefix(s[2:], "{") && end > 0 && !hasTopSlash(s[3:2+end]) {
+			var err error
+			if opts, err = t.parseList(s[3 : 2+end]); err != nil {
+				return 0, "", err
+			}
+			rest = s[3+end:]
+		} else {
+			g, r, err := t.parseGame(s[2:])
+			if err != nil {
+				return 0, "", err
+			}
+			opts, rest = []ID{g}, r
 		}
-		return t.New([]ID{g}, []ID{t.Neg(g)}), rest, nil
+		neg := make([]ID, len(opts))
+		for i, o := range opts {
+			neg[i] = t.Neg(o)
+		}
+		return t.New(opts, neg), rest, nil
 	case strings.HasPrefix(s, "{"):
 		end := closing(s, '{', '}')
 		if end < 0 {
@@ -116,9 +146,19 @@ func (t *Table) parseContent(s string) (ID, error) {
 	return t.New(left, right), nil
 }
 
-// parseList reads options separated by commas outside brackets; an option
-// holding a slash outside brackets is a game written without its braces.
+// parseList reads the options of one side. A side with a slash outside
+// brackets is one game written without its braces: CGSuite braces every
+// option of a side with several (and an atom needs none), so a lone option
+// may hold commas of its own ({0||0,v*|vv}). Otherwise the options are
+// separated by commas outside brackets.
 func (t *Table) parseList(s string) ([]ID, error) {
+	if hasTopSlash(s) {
+		g, err := t.parseContent(s)
+		if err != nil {
+			return nil, err
+		}
+		return []ID{g}, nil
+	}
 	var out []ID
 	depth, start := 0, 0
 	for i := 0; i <= len(s); i++ {
@@ -143,13 +183,7 @@ func (t *Table) parseList(s string) ([]ID, error) {
 			}
 			return nil, fmt.Errorf("%w %q: empty option", ErrSyntax, s)
 		}
-		var g ID
-		var err error
-		if hasTopSlash(item) {
-			g, err = t.parseContent(item)
-		} else {
-			g, err = t.Parse(item)
-		}
+		g, err := t.Parse(item)
 		if err != nil {
 			return nil, err
 		}
@@ -218,8 +252,14 @@ func (t *Table) parseNUS(s string) (ID, string, error) {
 			if n != 1 {
 				return 0, "", fmt.Errorf("%w %q: count after a repeated arrow", ErrSyntax, orig)
 			}
-			n, _ = strconv.Atoi(digits)
+			var err error
+			if n, err = strconv.Atoi(digits); err != nil || n > maxParsed {
+				return 0, "", fmt.Errorf("%w %q: up multiple %s over %d", ErrTooLarge, orig, digits, maxParsed)
+			}
 			s = s[len(digits):]
+		}
+		if n > maxParsed {
+			return 0, "", fmt.Errorf("%w %q: up multiple over %d", ErrTooLarge, orig, maxParsed)
 		}
 		ups = sign * n
 	}
@@ -229,7 +269,10 @@ func (t *Table) parseNUS(s string) (ID, string, error) {
 		s = s[1:]
 		nim = 1
 		if digits := leadingDigits(s); digits != "" {
-			nim, _ = strconv.Atoi(digits)
+			var err error
+			if nim, err = strconv.Atoi(digits); err != nil || nim > maxParsed {
+				return 0, "", fmt.Errorf("%w %q: nimber *%s over *%d", ErrTooLarge, orig, digits, maxParsed)
+			}
 			s = s[len(digits):]
 		}
 	}
@@ -263,7 +306,7 @@ func parseNumber(s string) (Dyadic, string, bool, error) {
 	}
 	num, err := strconv.ParseInt(digits, 10, 62)
 	if err != nil {
-		return Dyadic{}, "", false, fmt.Errorf("%w %q: %v", ErrSyntax, s, err)
+		return Dyadic{}, "", false, fmt.Errorf("%w %q: number %s over %d", ErrTooLarge, s, digits, maxParsed)
 	}
 	rest = rest[len(digits):]
 	exp := uint(0)
@@ -273,11 +316,17 @@ func parseNumber(s string) (Dyadic, string, bool, error) {
 		if err != nil || den == 0 || den&(den-1) != 0 {
 			return Dyadic{}, "", false, fmt.Errorf("%w %q: denominator %q is not a power of 2", ErrSyntax, s, d)
 		}
+		if den > maxParsed {
+			return Dyadic{}, "", false, fmt.Errorf("%w %q: denominator %s over %d", ErrTooLarge, s, d, maxParsed)
+		}
 		for den > 1 {
 			den >>= 1
 			exp++
 		}
 		rest = rest[1+len(d):]
+	}
+	if num>>exp > maxParsed {
+		return Dyadic{}, "", false, fmt.Errorf("%w %q: number over %d", ErrTooLarge, s, maxParsed)
 	}
 	if neg {
 		num = -num

@@ -189,18 +189,17 @@ func (t *Table) classify(n *node) {
 	}
 	if slices.Equal(n.left, n.right) {
 		// x + *m: options x + *j for every j < m.
-		x, seen := Dyadic{}, uint64(0)
+		// The options are distinct games, so m of them with the same x and
+		// nimbers below m are x + *j for every j < m.
+		x, m := Dyadic{}, len(n.left)
 		for i, o := range n.left {
 			on := &t.nodes[o]
-			if !on.isNus || on.ups != 0 || on.nim >= 64 || i > 0 && on.num != x {
+			if !on.isNus || on.ups != 0 || int(on.nim) >= m || i > 0 && on.num != x {
 				return
 			}
 			x = on.num
-			seen |= 1 << on.nim
 		}
-		if m := len(n.left); seen == 1<<m-1 {
-			n.isNus, n.num, n.nim = true, x, int32(m)
-		}
+		n.isNus, n.num, n.nim = true, x, int32(m)
 		return
 	}
 	if len(n.left) == 2 && len(n.right) == 1 || len(n.left) == 1 && len(n.right) == 2 {
@@ -272,12 +271,13 @@ func (t *Table) NUS(x Dyadic, n, m int) ID {
 		return t.Number(x)
 	}
 	if n == 0 {
-		opts := make([]ID, m)
-		for j := range opts {
-			opts[j] = t.NUS(x, 0, j)
+		// x + *j for j < m, each built from the ones before it.
+		opts := []ID{t.Number(x)}
+		for len(opts) <= m {
+			s := sorted(slices.Clone(opts)...)
+			opts = append(opts, t.intern(s, s))
 		}
-		slices.Sort(opts)
-		return t.intern(opts, opts)
+		return opts[m]
 	}
 	xi := t.Number(x)
 	if n < 0 {
