@@ -28,7 +28,9 @@ import (
 )
 
 // DefaultCap is the default size cap of a canonical form, in nodes (the
-// form and all its followers, cgt.Table.Size).
+// form and all its followers, cgt.Table.Size). The largest canonical form
+// of a piece of Clobber 4x4 has 1,356 nodes, so none of its pieces is
+// capped by default.
 const DefaultCap = 1 << 12
 
 // Value is the value of one translated piece.
@@ -84,7 +86,10 @@ func New(game string, cap int) (*Valuer, error) {
 func (v *Valuer) Table() *cgt.Table { return v.table }
 
 // String is the canonical form of val in CGSuite's notation, or "" when it
-// is capped.
+// is capped. The notation writes a follower once per path to it, so its
+// length can grow exponentially with the nodes of the form: the longest of
+// Clobber 4x4 (1,186 nodes) is 245,870 bytes, and the 23,608 distinct
+// values of its pieces take 5.9 MB together.
 func (v *Valuer) String(val Value) string {
 	if val.Capped {
 		return ""
