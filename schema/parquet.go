@@ -71,6 +71,8 @@ func writerPropsDict(o writeOptions, dict bool, deltaColumns ...string) *parquet
 		// Pictures are nearly all distinct: a dictionary only costs time.
 		parquet.WithDictionaryFor(ColPicture, false),
 		parquet.WithDictionaryFor(ColCGSuite, false),
+		// Values repeat (many pieces are * or 0): a dictionary pays.
+		parquet.WithDictionaryFor(ColValue, true),
 	}
 	for _, c := range deltaColumns {
 		props = append(props,
