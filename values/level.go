@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"slices"
 
 	"github.com/census-cgt/census/cgt"
 	"github.com/census-cgt/census/games"
@@ -29,6 +30,14 @@ func (v *Valuer) Each(fn func(games.PieceKey, Value)) {
 	for k, val := range v.memo {
 		fn(k, val)
 	}
+}
+
+// Fresh returns the translated pieces that Value has valued (not those
+// recorded by Set or Load), sorted by key.
+func (v *Valuer) Fresh() []games.PieceKey {
+	out := slices.Clone(v.fresh)
+	slices.SortFunc(out, cmpKey)
+	return out
 }
 
 // Append appends to dst the values of the pieces keys, which must all have

@@ -58,6 +58,7 @@ type Valuer struct {
 	table   *cgt.Table
 	boxes   map[uint64]games.Mover
 	memo    map[games.PieceKey]Value
+	fresh   []games.PieceKey // valued by Value, not recorded by Set
 	winMemo map[string]bool
 	succ    [][]uint64 // a successor buffer per recursion depth
 	depth   int
@@ -132,6 +133,7 @@ func (v *Valuer) Value(k games.PieceKey) Value {
 		r = v.compute(g, k)
 	}
 	v.memo[k] = r
+	v.fresh = append(v.fresh, k)
 	return r
 }
 
