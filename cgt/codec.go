@@ -57,6 +57,24 @@ func (t *Table) Encode(dst []byte, roots []ID) []byte {
 // forms still yields canonical ones. It returns an error wrapping
 // ErrCorrupt when src is truncated or an index points forward.
 func (t *Table) Decode(src []byte) (roots []ID, n int, err error) {
+	return t.decode(src, t.New)
+}
+
+// DecodeCanonical is Decode for an encoding that Encode wrote, whose games
+// are canonical: it stores each game as it is given, without the search for
+// dominated and reversible options that New makes, which dominates the cost
+// of Decode. Given non-canonical forms, it stores them as if canonical and
+// the table's equality is no longer the games'; guard the encoding (a
+// checksum) where it could be damaged.
+func (t *Table) DecodeCanonical(src []byte) (roots []ID, n int, err error) {
+	return t.decode(src, func(left, right []ID) ID {
+		slices.Sort(left)
+		slices.Sort(right)
+		return t.intern(slices.Compact(left), slices.Compact(right))
+	})
+}
+
+func (t *Table) decode(src []byte, build func(left, right []ID) ID) (roots []ID, n int, err error) {
 	d := decoder{src: src}
 	count := d.uvarint(uint64(len(src)))
 	ids := make([]ID, 0, count)
@@ -72,7 +90,7 @@ func (t *Table) Decode(src []byte) (roots []ID, n int, err error) {
 			}
 		}
 		if d.err == nil {
-			ids = append(ids, t.New(sides[0], sides[1]))
+			ids = append(ids, build(sides[0], sides[1]))
 		}
 	}
 	k := d.uvarint(uint64(len(src)))

@@ -2,6 +2,7 @@ package cgt
 
 import (
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -20,6 +21,13 @@ func TestEncodeDecode(t *testing.T) {
 	got, n, err := dst.Decode(append(data, 7))
 	if err != nil {
 		t.Fatal(err)
+	}
+	fast, _, err := dst.DecodeCanonical(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(fast, got) {
+		t.Errorf("DecodeCanonical gives %v, Decode %v", fast, got)
 	}
 	if n != len(data) {
 		t.Errorf("read %d bytes, want %d", n, len(data))

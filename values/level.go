@@ -117,7 +117,8 @@ func (v *Valuer) Load(src []byte) (int, error) {
 			uncapped++
 		}
 	}
-	roots, _, err := v.table.Decode(b)
+	// The checksum above guards the forms, which Append wrote canonical.
+	roots, _, err := v.table.DecodeCanonical(b)
 	if err != nil {
 		return 0, fmt.Errorf("%w: %w", ErrCorrupt, err)
 	}
