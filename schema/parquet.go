@@ -135,10 +135,11 @@ func checkTable(pf *file.Reader, got *arrow.Schema, table string) error {
 	if ver == nil {
 		return fmt.Errorf("%w: %s file has no %q metadata", ErrWrongTable, table, MetaSchemaVersion)
 	}
-	if v, err := strconv.Atoi(*ver); err != nil || !slices.Contains(readVersions[table], v) {
+	v, err := strconv.Atoi(*ver)
+	if err != nil || !slices.Contains(readVersions[table], v) {
 		return fmt.Errorf("%w: %s file has schema version %q, this build reads %s", ErrWrongTable, table, *ver, versionList(readVersions[table]))
 	}
-	return sameFields(got, schemaFor(table))
+	return sameFields(got, schemaForVersion(table, v))
 }
 
 // versionList spells a list of versions for an error message: "1 or 2".

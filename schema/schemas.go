@@ -221,7 +221,7 @@ func PiecesSchema() *arrow.Schema { return piecesSchema }
 var readVersions = map[string][]int{
 	TableSummary:   {1, 2, Version},
 	TableTiers:     {1, 2, Version},
-	TablePieces:    {Version},
+	TablePieces:    {2, Version},
 	TablePositions: {2, Version},
 }
 

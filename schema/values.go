@@ -94,7 +94,12 @@ type pieceValueColumns struct {
 	cost           *array.Uint64
 }
 
+// newPieceValueColumns reads the value columns of rec; a record of a
+// version 2 file has none, and its rows read as not Valued.
 func newPieceValueColumns(rec arrow.RecordBatch) pieceValueColumns {
+	if rec.NumCols() <= pOutcome {
+		return pieceValueColumns{}
+	}
 	return pieceValueColumns{
 		outcome: rec.Column(pOutcome).(*array.String),
 		value:   rec.Column(pValue).(*array.String),
@@ -105,7 +110,7 @@ func newPieceValueColumns(rec arrow.RecordBatch) pieceValueColumns {
 }
 
 func (c pieceValueColumns) at(i int) PieceValue {
-	if c.outcome.IsNull(i) {
+	if c.outcome == nil || c.outcome.IsNull(i) {
 		return PieceValue{}
 	}
 	return PieceValue{
@@ -126,4 +131,16 @@ func outcomeString(s string) string {
 		}
 	}
 	return strings.Clone(s)
+}
+
+// piecesSchemaV2 is the pieces table of version 2: today's columns without
+// the value columns, which come last.
+var piecesSchemaV2 = arrow.NewSchema(piecesSchema.Fields()[:pOutcome], tableMetadata(TablePieces))
+
+// schemaForVersion is schemaFor of the columns a file of version v holds.
+func schemaForVersion(table string, v int) *arrow.Schema {
+	if table == TablePieces && v == 2 {
+		return piecesSchemaV2
+	}
+	return schemaFor(table)
 }
