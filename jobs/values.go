@@ -126,6 +126,9 @@ func LoadValueTables(ctx context.Context, st store.Store, v *values.Valuer, tabl
 
 // runValues values the pieces of one value job.
 func runValues(ctx context.Context, st store.Store, j *ValueJob, opts Options) (*ValueResult, error) {
+	if j.Run == "" || j.Level < 0 || j.Shard < 0 || j.Cap < 0 {
+		return nil, fmt.Errorf("%w: run %q, level %d, shard %d, cap %d", ErrInvalid, j.Run, j.Level, j.Shard, j.Cap)
+	}
 	v, err := values.New(j.Game, j.Cap)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
