@@ -24,8 +24,13 @@ import (
 // NATS server and returns the summary.json and pieces it leaves.
 func valueRun(t *testing.T, dir, data string, shardPieces int, log *slog.Logger) (schema.Summary, []schema.Piece) {
 	t.Helper()
+	return valueRunCap(t, dir, data, shardPieces, 0, log)
+}
+
+func valueRunCap(t *testing.T, dir, data string, shardPieces, cap int, log *slog.Logger) (schema.Summary, []schema.Piece) {
+	t.Helper()
 	_, err := embedded.RunValues(context.Background(), embedded.ValuesOptions{
-		Dir: dir, Data: data, Workers: 2, ShardPieces: shardPieces, Log: log,
+		Dir: dir, Data: data, Workers: 2, ShardPieces: shardPieces, Cap: cap, Log: log,
 	})
 	if err != nil {
 		t.Fatalf("values of %s: %v", dir, err)
@@ -62,17 +67,25 @@ func readValued(t *testing.T, dir string) (schema.Summary, []schema.Piece) {
 func TestValuesStage(t *testing.T) {
 	tests := []struct {
 		game, board string
-		known       map[string]string // picture -> value
+		// cap is the node cap; a small one makes the outcome of the
+		// capped pieces come from search.
+		cap   int
+		known map[string]string // picture -> value
 	}{
-		{"clobber", "3x4", map[string]string{"xo": "*", "ox": "*", "xxo": "^", "oox": "v"}},
-		{"clobber", "2x6", map[string]string{"xo": "*", "xxo": "^"}},
-		{"domineering", "4x4", map[string]string{"./.": "1", "..": "-1", "../..": "+-1"}},
-		{"amazons", "3x3", nil},
+		{"clobber", "3x4", 0, map[string]string{"xo": "*", "ox": "*", "xxo": "^", "oox": "v"}},
+		{"clobber", "3x4", 6, map[string]string{"xo": "*", "xxo": "^"}},
+		{"clobber", "2x6", 0, map[string]string{"xo": "*", "xxo": "^"}},
+		{"domineering", "4x4", 0, map[string]string{"./.": "1", "..": "-1", "../..": "+-1"}},
+		{"amazons", "3x3", 0, nil},
+		{"amazons", "3x4", 0, nil},
 	}
 	for _, tt := range tests {
-		t.Run(tt.game+"-"+tt.board, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s-%s-cap-%d", tt.game, tt.board, tt.cap), func(t *testing.T) {
+			if testing.Short() && tt.game == "amazons" && tt.board == "3x4" {
+				t.Skip("amazons 3x4 takes some 15s")
+			}
 			summary, dir := census(t, tt.game, tt.board, "", 2, 2)
-			s, rows := valueRun(t, dir, t.TempDir(), 300, nil)
+			s, rows := valueRunCap(t, dir, t.TempDir(), 300, tt.cap, nil)
 			if len(rows) == 0 || uint64(len(rows)) != summary.PiecesTranslated {
 				t.Fatalf("%d rows, summary has %d translated pieces", len(rows), summary.PiecesTranslated)
 			}
@@ -97,7 +110,7 @@ func TestValuesStage(t *testing.T) {
 				if p.Outcome != want {
 					t.Errorf("%s: outcome %s, brute force says %s", p.Picture, p.Outcome, want)
 				}
-				if p.ValueCapped != (p.Value == "") || p.ValueNodes <= 0 || p.Cost <= 0 {
+				if p.ValueCapped != (p.Value == "") || (p.ValueNodes <= 0) != (tt.cap > 0 && p.ValueCapped) || p.Cost <= 0 {
 					t.Errorf("%s: value %q capped %t nodes %d cost %d", p.Picture, p.Value, p.ValueCapped, p.ValueNodes, p.Cost)
 				}
 				translated[p.Outcome]++
@@ -114,6 +127,9 @@ func TestValuesStage(t *testing.T) {
 			}
 			if s.Values == nil {
 				t.Fatal("summary.json has no value counts")
+			}
+			if tt.cap > 0 && capped == 0 {
+				t.Errorf("cap %d: no piece capped", tt.cap)
 			}
 			want := schema.Values{OutcomesTranslated: translated, OutcomesSymmetric: symmetric,
 				DistinctValues: uint64(len(distinct)), ValuesCapped: capped}
