@@ -24,9 +24,9 @@ import (
 // census only as a symmetric image), all in the encoding of
 // values.Valuer.Append.
 //
-// Its memory is the canonical forms of every smaller level (a few MB for
-// Clobber 4x4) plus its own shard's; see the values stage in
-// coordinator/values.go for how that extends past one worker's memory.
+// Its memory is the values of every smaller level plus its own shard's;
+// see the values stage in coordinator/values.go for the numbers and for how
+// it extends past one worker's memory.
 type ValueJob struct {
 	Spec
 	Level int `json:"level"`
