@@ -118,6 +118,12 @@ func checkValuesFlags(f valuesFlags) error {
 // of this schema version.
 func checkValuesDir(dir string) error {
 	_, err := coordinator.CheckValuesDir(dir)
+	if errors.Is(err, coordinator.ErrNotFinished) {
+		// DIR may be OUT: name the runs under it.
+		if runs, _ := filepath.Glob(filepath.Join(dir, "*", "run.json")); len(runs) > 0 {
+			return usagef("DIR %v; DIR is OUT/GAME-BOARD, e.g. %s", err, filepath.Dir(runs[0]))
+		}
+	}
 	if errors.Is(err, coordinator.ErrNotFinished) || errors.Is(err, coordinator.ErrOldSchema) {
 		return usagef("DIR %v", err)
 	}

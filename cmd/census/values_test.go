@@ -63,7 +63,7 @@ func TestValuesCommand(t *testing.T) {
 		args  []string
 		names string
 	}{
-		{"no run", []string{"values", plain}, plain},
+		{"OUT rather than OUT/GAME-BOARD", []string{"values", plain}, dir},
 		{"older schema", []string{"values", old}, "schema_version 2"},
 		{"not a directory", []string{"values", filepath.Join(plain, "nothing")}, "nothing"},
 		{"bad cap", []string{"values", dir, "--cap", "0"}, "--cap 0"},
