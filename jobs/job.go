@@ -50,6 +50,7 @@ type Job struct {
 	Tier  *TierJob  `json:"tier,omitempty"`
 	Piece *PieceJob `json:"piece,omitempty"`
 	Class *ClassJob `json:"class,omitempty"`
+	Value *ValueJob `json:"value,omitempty"`
 }
 
 // Result is what a job reports: the field of the job's kind is set.
@@ -57,6 +58,7 @@ type Result struct {
 	Tier  *TierResult  `json:"tier,omitempty"`
 	Piece *PieceResult `json:"piece,omitempty"`
 	Class *ClassResult `json:"class,omitempty"`
+	Value *ValueResult `json:"value,omitempty"`
 }
 
 // ID names a job within its run, e.g. "tier-0003-shard-00012".
@@ -68,6 +70,8 @@ func (j Job) ID() string {
 		return fmt.Sprintf("piece-%05d", j.Piece.Bucket)
 	case j.Class != nil:
 		return fmt.Sprintf("class-%05d", j.Class.Bucket)
+	case j.Value != nil:
+		return fmt.Sprintf("value-%04d-shard-%05d", j.Value.Level, j.Value.Shard)
 	}
 	return "empty"
 }
@@ -83,6 +87,8 @@ func (j Job) Key() string {
 		return fmt.Sprintf("piece.%05d", j.Piece.Bucket)
 	case j.Class != nil:
 		return fmt.Sprintf("class.%05d", j.Class.Bucket)
+	case j.Value != nil:
+		return fmt.Sprintf("value.%04d.%05d", j.Value.Level, j.Value.Shard)
 	}
 	return "empty"
 }
@@ -96,6 +102,8 @@ func (j Job) Spec() *Spec {
 		return &j.Piece.Spec
 	case j.Class != nil:
 		return &j.Class.Spec
+	case j.Value != nil:
+		return &j.Value.Spec
 	}
 	return nil
 }

@@ -29,6 +29,8 @@ func Run(ctx context.Context, st store.Store, j Job, opts Options) (Result, erro
 		res.Piece, err = runPieces(ctx, st, j.Piece, opts)
 	case j.Class != nil:
 		res.Class, err = runClasses(ctx, st, j.Class, opts)
+	case j.Value != nil:
+		res.Value, err = runValues(ctx, st, j.Value, opts)
 	default:
 		err = fmt.Errorf("%w: no job kind set", ErrInvalid)
 	}

@@ -71,6 +71,8 @@ func writerPropsDict(o writeOptions, dict bool, deltaColumns ...string) *parquet
 		// Pictures are nearly all distinct: a dictionary only costs time.
 		parquet.WithDictionaryFor(ColPicture, false),
 		parquet.WithDictionaryFor(ColCGSuite, false),
+		// Values repeat (many pieces are * or 0): a dictionary pays.
+		parquet.WithDictionaryFor(ColValue, true),
 	}
 	for _, c := range deltaColumns {
 		props = append(props,
@@ -133,10 +135,11 @@ func checkTable(pf *file.Reader, got *arrow.Schema, table string) error {
 	if ver == nil {
 		return fmt.Errorf("%w: %s file has no %q metadata", ErrWrongTable, table, MetaSchemaVersion)
 	}
-	if v, err := strconv.Atoi(*ver); err != nil || !slices.Contains(readVersions[table], v) {
+	v, err := strconv.Atoi(*ver)
+	if err != nil || !slices.Contains(readVersions[table], v) {
 		return fmt.Errorf("%w: %s file has schema version %q, this build reads %s", ErrWrongTable, table, *ver, versionList(readVersions[table]))
 	}
-	return sameFields(got, schemaFor(table))
+	return sameFields(got, schemaForVersion(table, v))
 }
 
 // versionList spells a list of versions for an error message: "1 or 2".

@@ -26,6 +26,7 @@ type PieceWriter struct {
 	positions                                *array.Uint64Builder
 	rows, cols, size, firstTier              *array.Int32Builder
 	selfNeg                                  *array.BooleanBuilder
+	value                                    pieceValueBuilders
 }
 
 // NewPieceWriter starts a pieces file on w. Close must be called to finish
@@ -74,6 +75,7 @@ func newPieceWriter(w io.Writer, o writeOptions) (*PieceWriter, error) {
 		size:      b.Field(pSize).(*array.Int32Builder),
 		firstTier: b.Field(pFirstTier).(*array.Int32Builder),
 		selfNeg:   b.Field(pSelfNegative).(*array.BooleanBuilder),
+		value:     newPieceValueBuilders(b),
 	}, nil
 }
 
@@ -99,6 +101,7 @@ func (pw *PieceWriter) Write(p Piece) error {
 	pw.selfNeg.Append(p.SelfNegative)
 	pw.positions.Append(p.Positions)
 	pw.firstTier.Append(p.FirstTier)
+	pw.value.append(p.PieceValue)
 	return pw.bw.rowDone()
 }
 
@@ -166,6 +169,7 @@ func scanPieces(r parquet.ReaderAtSeeker, fn func(Piece) error) error {
 			cols      = i32s(pCols)
 			size      = i32s(pSize)
 			firstTier = i32s(pFirstTier)
+			value     = newPieceValueColumns(rec)
 		)
 		for i := 0; i < int(rec.NumRows()); i++ {
 			err := fn(Piece{
@@ -185,6 +189,7 @@ func scanPieces(r parquet.ReaderAtSeeker, fn func(Piece) error) error {
 				SelfNegative: selfNeg.Value(i),
 				Positions:    positions[i],
 				FirstTier:    firstTier[i],
+				PieceValue:   value.at(i),
 			})
 			if err != nil {
 				return err

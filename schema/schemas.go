@@ -83,6 +83,12 @@ const (
 	pSelfNegative
 	pPositions
 	pFirstTier
+	// The value columns, null until the values stage fills them.
+	pOutcome
+	pValue
+	pValueCapped
+	pValueNodes
+	pCost
 )
 
 // Names of the pieces table's key columns, the ones written with
@@ -186,6 +192,11 @@ var piecesSchema = arrow.NewSchema([]arrow.Field{
 	pSelfNegative: req("self_negative", tBool),
 	pPositions:    req("positions", tU64),
 	pFirstTier:    req("first_tier", tI32),
+	pOutcome:      opt("outcome", tStr),
+	pValue:        opt(ColValue, tStr),
+	pValueCapped:  opt("value_capped", tBool),
+	pValueNodes:   opt("value_nodes", tI32),
+	pCost:         opt("cost", tU64),
 }, tableMetadata(TablePieces))
 
 // SummarySchema returns the Arrow schema of summary.parquet, with the table
@@ -208,10 +219,10 @@ func PiecesSchema() *arrow.Schema { return piecesSchema }
 // Results computed under an earlier version stay readable as long as their
 // table did not change.
 var readVersions = map[string][]int{
-	TableSummary:   {1, Version},
-	TableTiers:     {1, Version},
-	TablePieces:    {Version},
-	TablePositions: {Version},
+	TableSummary:   {1, 2, Version},
+	TableTiers:     {1, 2, Version},
+	TablePieces:    {2, Version},
+	TablePositions: {2, Version},
 }
 
 // schemaFor returns the schema of a table name, or nil for an unknown one.

@@ -3,7 +3,9 @@ package schema
 // Version is the version of the output tables. It changes whenever a column
 // is added, removed or changes meaning. Version 2 added the pieces column
 // cgsuite; the summary and tiers tables are the same in versions 1 and 2.
-const Version = 2
+// Version 3 added the pieces' value columns (outcome, value, value_capped,
+// value_nodes, cost); the other tables are the same in versions 2 and 3.
+const Version = 3
 
 // Summary is one census run in numbers: the keys of summary.json and the one
 // row of summary.parquet. Optional fields are nil for games they do not apply
@@ -39,6 +41,10 @@ type Summary struct {
 	EdgeRuleJoins                *uint64        `json:"edge_rule_joins,omitempty"`
 	MovedPieceFraction           *float64       `json:"moved_piece_fraction,omitempty"`
 	MovedPieceFractionAfterSplit *float64       `json:"moved_piece_fraction_after_split,omitempty"`
+
+	// Values holds the counts of the values stage (summary.json only);
+	// nil until that stage has run.
+	*Values
 }
 
 // Tier is one row of tiers.parquet: the counts of one tier of a run.
@@ -90,4 +96,8 @@ type Piece struct {
 	Positions uint64
 	// FirstTier is the least tier of a position it occurs in.
 	FirstTier int32
+
+	// PieceValue holds the value columns; they are null in the file when
+	// Valued is false.
+	PieceValue
 }

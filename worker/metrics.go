@@ -75,6 +75,8 @@ func JobKind(j jobs.Job) string {
 		return "piece"
 	case j.Class != nil:
 		return "class"
+	case j.Value != nil:
+		return "value"
 	}
 	return "unknown"
 }

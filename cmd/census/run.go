@@ -36,6 +36,9 @@ type runFlags struct {
 	json      bool
 	quiet     bool
 	memBudget string
+	// values runs the values stage after the census (cmd/census/values.go).
+	values     bool
+	valuesOpts valuesFlags
 }
 
 func runCmd() *cobra.Command {
@@ -72,6 +75,8 @@ writes every position, one directory per tier: positions/tier=NN/part-*.parquet.
 	fl.BoolVar(&f.json, "json", false, "print summary.json on standard output")
 	fl.BoolVar(&f.quiet, "quiet", false, "print no progress")
 	registerMemBudget(fl, &f.memBudget)
+	fl.BoolVar(&f.values, "values", false, "then value every distinct live piece, as census values OUT/GAME-BOARD does (its working data in DATA/values; interrupted there, the same command runs the census again and resumes the values)")
+	addValuesFlags(fl.IntVar, &f.valuesOpts)
 	return c
 }
 
@@ -85,6 +90,9 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 	}
 	if f.shards < 0 || f.shards > 4096 {
 		return usagef("--shards %d: want 0 (automatic) to 4096", f.shards)
+	}
+	if err := checkValuesFlags(f.valuesOpts); err != nil {
+		return err
 	}
 	total, budget, err := memBudget(f.memBudget, f.jobs)
 	if err != nil {
@@ -151,6 +159,13 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 			return usageError{err}
 		}
 		return fmt.Errorf("census %s %s: %w", gameName, board, err)
+	}
+	if f.values {
+		vo := f.valuesOpts
+		vo.data, vo.keepData, vo.workers, vo.quiet = filepath.Join(dataDir, "values"), f.keepData, f.jobs, f.quiet
+		if res.Summary.Values, err = valueDir(ctx, vo, outDir); err != nil {
+			return err
+		}
 	}
 	if !f.keepData {
 		if err := embedded.Clean(dataDir); err != nil {

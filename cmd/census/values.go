@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/census-cgt/census/coordinator"
+	"github.com/census-cgt/census/internal/embedded"
+	"github.com/census-cgt/census/schema"
+	"github.com/census-cgt/census/values"
+)
+
+type valuesFlags struct {
+	data        string
+	keepData    bool
+	workers     int
+	cap         int
+	shardPieces int
+	json        bool
+	quiet       bool
+}
+
+func valuesCmd() *cobra.Command {
+	var f valuesFlags
+	c := &cobra.Command{
+		Use:   "values DIR",
+		Short: "Value every distinct live piece of a finished census run",
+		Long: `Value every distinct live piece of the finished census run in DIR, the
+directory census run wrote its outputs to (OUT/GAME-BOARD, the one that holds
+run.json; not OUT). Pieces are valued bottom-up by size (stones for Clobber,
+empty squares for Domineering and Amazons) as jobs on an embedded NATS server,
+each job valuing a shard of one size from the values of the smaller ones.
+
+Every row of DIR/pieces/part-*.parquet gains outcome (L, R, N, P), value (the
+canonical form in CGSuite's notation, empty with value_capped true when its
+form has more than --cap nodes or its string more than 4096 bytes),
+value_nodes and cost; summary.json gains outcomes_translated,
+outcomes_symmetric, distinct_values and values_capped (see schema/COLUMNS.md).
+
+Interrupted, the same command resumes from --data. A DIR without run.json or
+written by another schema version is refused (exit 2) and left untouched.`,
+		Example: `  census run clobber 4x4 --out results
+  census values results/clobber-4x4`,
+		Args: exactArgs(1, "DIR"),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runValues(c.Context(), f, args[0])
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.data, "data", "", "directory for the embedded NATS store and the value tables (default DIR/.census-values); the same command resumes from it")
+	fl.BoolVar(&f.keepData, "keep-data", false, "keep the working data after the stage")
+	addValuesFlags(fl.IntVar, &f)
+	registerJobs(fl, &f.workers, runtime.NumCPU(), "value jobs to run at once")
+	fl.BoolVar(&f.json, "json", false, "print summary.json on standard output")
+	fl.BoolVar(&f.quiet, "quiet", false, "print no progress")
+	return c
+}
+
+// addValuesFlags registers the flags census values shares with census run.
+func addValuesFlags(intVar func(*int, string, int, string), f *valuesFlags) {
+	intVar(&f.cap, "cap", values.DefaultCap, "nodes of the largest canonical form kept; a larger one is capped, its outcome still exact")
+	intVar(&f.shardPieces, "shard-pieces", coordinator.DefaultShardPieces, "pieces valued by one value job")
+}
+
+func runValues(ctx context.Context, f valuesFlags, dir string) error {
+	if err := checkValuesFlags(f); err != nil {
+		return err
+	}
+	if f.workers < 1 {
+		return usagef("--jobs %d: want at least 1", f.workers)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return usagef("DIR %s: not a directory", dir)
+	}
+	if err := checkValuesDir(dir); err != nil {
+		return err
+	}
+	if f.data == "" {
+		f.data = filepath.Join(dir, ".census-values")
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if _, err := valueDir(ctx, f, dir); err != nil {
+		return err
+	}
+	if f.json {
+		data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+		if err != nil {
+			return err
+		}
+		_, err = os.Stdout.Write(data)
+		return err
+	}
+	return nil
+}
+
+func checkValuesFlags(f valuesFlags) error {
+	if f.cap < 1 {
+		return usagef("--cap %d: want at least 1", f.cap)
+	}
+	if f.shardPieces < 1 {
+		return usagef("--shard-pieces %d: want at least 1", f.shardPieces)
+	}
+	return nil
+}
+
+// checkValuesDir refuses, as bad usage, a DIR that is not a finished run
+// of this schema version.
+func checkValuesDir(dir string) error {
+	_, err := coordinator.CheckValuesDir(dir)
+	if errors.Is(err, coordinator.ErrNotFinished) {
+		// DIR may be OUT: name the runs under it.
+		if runs, _ := filepath.Glob(filepath.Join(dir, "*", "run.json")); len(runs) > 0 {
+			return usagef("DIR %v; DIR is OUT/GAME-BOARD, e.g. %s", err, filepath.Dir(runs[0]))
+		}
+	}
+	if errors.Is(err, coordinator.ErrNotFinished) || errors.Is(err, coordinator.ErrOldSchema) {
+		return usagef("DIR %v", err)
+	}
+	return err
+}
+
+// valueDir runs the values stage of dir with its data in f.data, and
+// removes the data once it is done unless f.keepData.
+func valueDir(ctx context.Context, f valuesFlags, dir string) (*schema.Values, error) {
+	began := time.Now()
+	vals, err := embedded.RunValues(ctx, embedded.ValuesOptions{
+		Dir: dir, Data: f.data, Workers: f.workers, Cap: f.cap, ShardPieces: f.shardPieces,
+		KeepData: f.keepData, Log: newLogger(f.quiet),
+	})
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return nil, fmt.Errorf("values interrupted; run the same command again to resume from %s", f.data)
+		}
+		return nil, fmt.Errorf("values of %s: %w", dir, err)
+	}
+	if !f.keepData {
+		if err := embedded.Clean(f.data); err != nil {
+			return nil, err
+		}
+	}
+	if !f.quiet {
+		data, _ := json.Marshal(vals)
+		fmt.Fprintf(os.Stderr, "values of %s in %s: %s\n", dir, time.Since(began).Round(time.Millisecond), data)
+	}
+	return vals, nil
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/census-cgt/census/schema"
+)
+
+// TestValuesCommand runs census run --values and census values on small
+// runs and checks they agree, and that bad input exits 2 with one line
+// naming it and leaves the directory as it was.
+func TestValuesCommand(t *testing.T) {
+	out := t.TempDir()
+	stdout, stderr, code := census(t, "run", "clobber", "2x4", "--out", out, "--values", "--json", "--quiet")
+	if code != 0 {
+		t.Fatalf("census run --values: exit %d: %s", code, stderr)
+	}
+	var withValues schema.Summary
+	if err := json.Unmarshal([]byte(stdout), &withValues); err != nil || withValues.Values == nil {
+		t.Fatalf("summary on stdout: %v %s", err, stdout)
+	}
+	var n uint64
+	for _, c := range withValues.OutcomesTranslated {
+		n += c
+	}
+	if n != withValues.PiecesTranslated {
+		t.Errorf("outcomes_translated add up to %d, pieces_translated %d", n, withValues.PiecesTranslated)
+	}
+
+	plain := t.TempDir()
+	if _, stderr, code := census(t, "run", "clobber", "2x4", "--out", plain, "--quiet"); code != 0 {
+		t.Fatalf("census run: exit %d: %s", code, stderr)
+	}
+	dir := filepath.Join(plain, "clobber-2x4")
+	stdout, stderr, code = census(t, "values", dir, "--json", "--quiet")
+	if code != 0 {
+		t.Fatalf("census values: exit %d: %s", code, stderr)
+	}
+	var later schema.Summary
+	if err := json.Unmarshal([]byte(stdout), &later); err != nil || !reflect.DeepEqual(later.Values, withValues.Values) {
+		t.Errorf("census values gives %+v, census run --values %+v (%v)", later.Values, withValues.Values, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".census-values")); !os.IsNotExist(err) {
+		t.Errorf("working data left behind: %v", err)
+	}
+
+	old := t.TempDir()
+	if err := os.CopyFS(old, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	manifest, _ := os.ReadFile(filepath.Join(old, "run.json"))
+	manifest = []byte(strings.Replace(string(manifest), `"schema_version": 3`, `"schema_version": 2`, 1))
+	if err := os.WriteFile(filepath.Join(old, "run.json"), manifest, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		args  []string
+		names string
+	}{
+		{"OUT rather than OUT/GAME-BOARD", []string{"values", plain}, dir},
+		{"older schema", []string{"values", old}, "schema_version 2"},
+		{"not a directory", []string{"values", filepath.Join(plain, "nothing")}, "nothing"},
+		{"bad cap", []string{"values", dir, "--cap", "0"}, "--cap 0"},
+		{"bad run cap", []string{"run", "clobber", "2x3", "--out", t.TempDir(), "--values", "--shard-pieces", "0"}, "--shard-pieces 0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before, _ := os.ReadDir(plain)
+			_, stderr, code := census(t, tt.args...)
+			if code != 2 {
+				t.Errorf("exit %d, want 2: %s", code, stderr)
+			}
+			if lines := strings.Count(strings.TrimSpace(stderr), "\n") + 1; lines != 1 || !strings.Contains(stderr, tt.names) {
+				t.Errorf("stderr %q: want one line naming %q", stderr, tt.names)
+			}
+			if after, _ := os.ReadDir(plain); len(after) != len(before) {
+				t.Errorf("%s: %d entries, had %d", plain, len(after), len(before))
+			}
+		})
+	}
+	if _, _, code := census(t, "values", "--help"); code != 0 {
+		t.Errorf("census values --help: exit %d", code)
+	}
+}

@@ -1,0 +1,361 @@
+package coordinator
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/census-cgt/census/broker"
+	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/jobs"
+	"github.com/census-cgt/census/runstate"
+	"github.com/census-cgt/census/schema"
+	"github.com/census-cgt/census/store"
+	"github.com/census-cgt/census/values"
+)
+
+// The values stage values every distinct live piece of a finished run, as
+// jobs on the same work queue as the census. Pieces are grouped into levels
+// by size (stones for Clobber, squares for Domineering and Amazons): every
+// move shrinks a piece, so a piece's options are sums of pieces of smaller
+// levels. The levels run one after another, smallest first, each as a batch
+// of value jobs (jobs.ValueJob) over shards of at most ShardPieces pieces;
+// a job loads the value tables written by the jobs of every smaller level
+// and writes its own. Done-records in the stage's bucket make it resumable:
+// the same command skips the jobs that finished. Last, the coordinator loads
+// every table and rewrites each pieces part with its value columns, then
+// summary.json, then run.json.
+//
+// Memory. A job holds the values of all smaller levels in one Valuer: a
+// memo entry per translated piece (key and value, about 100 bytes with the
+// map) and the distinct canonical forms in one hash-consed cgt.Table, with
+// the caches of its sums and comparisons. The coordinator holds the same
+// for every level while it writes the outputs, plus the value strings. On
+// disk the tables take some 27 bytes a piece (Clobber 4x4: 10.6 MB for
+// 396,000 pieces). Peak RSS of the whole process (NATS server, two job
+// slots, the coordinator), measured: census values of Clobber 4x4, 343 MB;
+// census run --values, the census included, of Clobber 3x5 150 MB,
+// Domineering 5x5 165 MB and Clobber 3x6 (1.43 million pieces) 910 MB:
+// some 600 to 900 bytes a piece.
+//
+// That is the limit of this design: every worker needs the whole table of
+// smaller levels. The way past it is the join of design.md: a job first
+// emits (sub-piece key, parent) records for the options of its pieces,
+// sorted by sub-piece key; these are merge-joined against the value tables
+// of the smaller levels, written sorted by key, and the values are shuffled
+// back to the parents' shard, so a job holds one shard's pieces and the
+// forms its own options reach. Small levels, the most frequent
+// sub-pieces, stay loaded whole in every worker.
+
+// Errors of a directory the values stage cannot value.
+var (
+	// ErrNotFinished marks a directory without run.json.
+	ErrNotFinished = errors.New("not the outputs of a finished census run")
+	// ErrOldSchema marks the outputs of another schema version.
+	ErrOldSchema = errors.New("outputs of another schema version")
+)
+
+// DefaultShardPieces is the pieces of one value job.
+const DefaultShardPieces = 1 << 16
+
+// ValuesConfig is one values stage to coordinate.
+type ValuesConfig struct {
+	// Dir is a finished run's output directory (OutputDir of the run).
+	Dir string
+	// Run names the stage: its bucket and the prefix of its blobs
+	// (ValuesRunID of the run).
+	Run string
+	// Cap is the node cap of a canonical form (values.DefaultCap when 0).
+	Cap int
+	// ShardPieces is the pieces of one value job (DefaultShardPieces
+	// when 0).
+	ShardPieces int
+	Store       store.Store
+	// StoreURL locates Store for the workers.
+	StoreURL string
+	Exec     Executor
+	Log      *slog.Logger
+	// KeepBlobs keeps the stage's blobs after it finishes.
+	KeepBlobs bool
+	// AckWait is how long a value job may go without a heartbeat before
+	// it is delivered again; 0 means broker.DefaultAckWait.
+	AckWait time.Duration
+}
+
+// ValuesRunID is the run ID of the values stage of the run m.
+func ValuesRunID(m Manifest) string {
+	h := sha256.Sum256([]byte(m.Run + "\x00" + m.Game + "\x00" + m.Board + "\x00" + m.Start))
+	return "values-" + hex.EncodeToString(h[:8])
+}
+
+// CheckValuesDir reads dir's run.json and returns it when dir holds the
+// finished outputs of a run of this schema version. It fails with an error
+// wrapping ErrNotFinished or ErrOldSchema, or when run.json is unreadable.
+func CheckValuesDir(dir string) (Manifest, error) {
+	var m Manifest
+	data, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, fmt.Errorf("%s has no run.json: %w", dir, ErrNotFinished)
+	}
+	if err != nil {
+		return m, fmt.Errorf("read run.json of %s: %w", dir, err)
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return m, fmt.Errorf("read run.json of %s: %w", dir, err)
+	}
+	if m.SchemaVersion != schema.Version {
+		return m, fmt.Errorf("%s: run.json has schema_version %d, this census values version %d (run the census again): %w",
+			dir, m.SchemaVersion, schema.Version, ErrOldSchema)
+	}
+	return m, nil
+}
+
+// StartValues runs the values stage over NATS: it sets up the job stream
+// and the stage's bucket, runs Values with jobs published to the workers,
+// and removes the bucket once the outputs are written.
+func StartValues(ctx context.Context, cfg ValuesConfig, conn *broker.Conn) (*schema.Values, error) {
+	if err := broker.CheckRun(cfg.Run); err != nil {
+		return nil, err
+	}
+	replicas := broker.Replicas(ctx, conn)
+	var kv jetstream.KeyValue
+	err := retry(ctx, func(ctx context.Context) error {
+		return deniedIsPermanent(conn.Do(ctx, func(ctx context.Context) error {
+			if _, err := broker.Setup(ctx, conn.JS, replicas, cfg.AckWait); err != nil {
+				return err
+			}
+			var err error
+			kv, err = broker.RunBucket(ctx, conn.JS, cfg.Run, replicas)
+			return err
+		}))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("set up values stage %s: %w", cfg.Run, err)
+	}
+	// A job that failed in an earlier attempt gets another chance.
+	err = retry(ctx, func(ctx context.Context) error {
+		return runstate.New(conn.JS, kv).ClearFailures(ctx)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("clear failed value jobs: %w", err)
+	}
+	cfg.Exec = &NATS{Conn: conn, KV: kv, Run: cfg.Run, Log: cfg.Log, Nonce: nonce()}
+	vals, err := Values(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if !cfg.KeepBlobs {
+		if err := conn.JS.DeleteKeyValue(ctx, broker.Bucket(cfg.Run)); err != nil && cfg.Log != nil {
+			cfg.Log.Warn("delete the values stage's bucket", "err", err)
+		}
+	}
+	return vals, nil
+}
+
+// Values values every distinct live piece of the finished run in cfg.Dir
+// (see the comment at the top of this file) and writes the value columns
+// into its pieces parts and the counts into its summary.json. It fails like
+// CheckValuesDir before writing anything, and otherwise when a job fails or
+// an output cannot be written; run again, it resumes.
+func Values(ctx context.Context, cfg ValuesConfig) (*schema.Values, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.ShardPieces <= 0 {
+		cfg.ShardPieces = DefaultShardPieces
+	}
+	m, err := CheckValuesDir(cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	levels, err := pieceLevels(cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	spec := jobs.Spec{Run: cfg.Run, Game: m.Game, Board: m.Board, Start: m.Start, Store: cfg.StoreURL}
+	var tables []jobs.Blob
+	for _, lv := range levels {
+		batch, err := valueBatch(ctx, cfg, spec, lv, tables)
+		if err != nil {
+			return nil, err
+		}
+		res, err := cfg.Exec.Execute(ctx, batch)
+		if err != nil {
+			return nil, fmt.Errorf("value level %d: %w", lv.size, err)
+		}
+		for i, r := range res {
+			if r.Value == nil {
+				return nil, fmt.Errorf("value level %d: job %s reported no value table", lv.size, batch[i].ID())
+			}
+			tables = append(tables, r.Value.Table)
+		}
+		cfg.Log.Info("valued level", "size", lv.size, "pieces", len(lv.keys), "jobs", len(batch))
+	}
+	v, err := values.New(m.Game, cfg.Cap)
+	if err != nil {
+		return nil, err
+	}
+	if err := jobs.LoadValueTables(ctx, cfg.Store, v, tables); err != nil {
+		return nil, err
+	}
+	vals, err := writeValues(ctx, cfg.Dir, v)
+	if err != nil {
+		return nil, err
+	}
+	if !cfg.KeepBlobs {
+		if err := cfg.Store.DeletePrefix(ctx, cfg.Run+"/"); err != nil {
+			cfg.Log.Warn("delete the values stage's blobs", "err", err)
+		}
+	}
+	return vals, nil
+}
+
+// level is the distinct translated keys of the pieces of one size, sorted.
+type level struct {
+	size int
+	keys []games.PieceKey
+}
+
+// pieceLevels reads the keys of every pieces part in dir, by size.
+func pieceLevels(dir string) ([]level, error) {
+	parts, err := piecesParts(dir)
+	if err != nil {
+		return nil, err
+	}
+	bySize := map[int][]games.PieceKey{}
+	for _, part := range parts {
+		err := schema.ScanPiecesFile(part, func(p schema.Piece) error {
+			bySize[int(p.Size)] = append(bySize[int(p.Size)], games.PieceKey{Hi: p.KeyHi, Lo: p.KeyLo})
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	var out []level
+	for size, keys := range bySize {
+		slices.SortFunc(keys, cmpPieceKey)
+		out = append(out, level{size: size, keys: slices.Compact(keys)})
+	}
+	slices.SortFunc(out, func(a, b level) int { return a.size - b.size })
+	return out, nil
+}
+
+func piecesParts(dir string) ([]string, error) {
+	parts, err := filepath.Glob(filepath.Join(dir, "pieces", "part-*.parquet"))
+	if err != nil {
+		return nil, fmt.Errorf("list pieces parts of %s: %w", dir, err)
+	}
+	return parts, nil
+}
+
+func cmpPieceKey(a, b games.PieceKey) int {
+	switch {
+	case a.Less(b):
+		return -1
+	case b.Less(a):
+		return 1
+	}
+	return 0
+}
+
+// valueBatch writes the keys blobs of one level's shards and returns their
+// jobs.
+func valueBatch(ctx context.Context, cfg ValuesConfig, spec jobs.Spec, lv level, tables []jobs.Blob) ([]jobs.Job, error) {
+	var batch []jobs.Job
+	for shard, start := 0, 0; start < len(lv.keys); shard, start = shard+1, start+cfg.ShardPieces {
+		keys := lv.keys[start:min(start+cfg.ShardPieces, len(lv.keys))]
+		kb, err := jobs.PutValueKeys(ctx, cfg.Store, cfg.Run, lv.size, shard, keys)
+		if err != nil {
+			return nil, err
+		}
+		batch = append(batch, jobs.Job{Value: &jobs.ValueJob{
+			Spec: spec, Level: lv.size, Shard: shard, Cap: cfg.Cap, Keys: kb, Tables: slices.Clone(tables),
+		}})
+	}
+	return batch, nil
+}
+
+// writeValues rewrites every pieces part of dir with its value columns,
+// each part atomically, then summary.json with the counts, then run.json
+// with the new sizes. Every piece of the parts must be valued in v.
+func writeValues(ctx context.Context, dir string, v *values.Valuer) (*schema.Values, error) {
+	parts, err := piecesParts(dir)
+	if err != nil {
+		return nil, err
+	}
+	c := newValueCounter(v)
+	for _, part := range parts {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		err := schema.WriteFileAtomic(part, func(w io.Writer) error {
+			pw, err := schema.NewPieceWriter(w)
+			if err != nil {
+				return err
+			}
+			err = schema.ScanPiecesFile(part, func(p schema.Piece) error {
+				p.PieceValue = c.value(p)
+				return pw.Write(p)
+			})
+			if err != nil {
+				return err
+			}
+			return pw.Close()
+		})
+		if err != nil {
+			return nil, fmt.Errorf("write values into %s: %w", part, err)
+		}
+	}
+	vals := c.values()
+	summaryPath := filepath.Join(dir, "summary.json")
+	var s schema.Summary
+	data, err := os.ReadFile(summaryPath)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", summaryPath, err)
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("read %s: %w", summaryPath, err)
+	}
+	s.Values = vals
+	if err := schema.WriteFileAtomic(summaryPath, func(w io.Writer) error { return writeJSON(w, s) }); err != nil {
+		return nil, fmt.Errorf("write %s: %w", summaryPath, err)
+	}
+	return vals, rewriteManifest(dir)
+}
+
+// rewriteManifest sets the sizes of run.json's files to the files' sizes.
+func rewriteManifest(dir string) error {
+	path := filepath.Join(dir, "run.json")
+	var m Manifest
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return fmt.Errorf("read %s: %w", path, err)
+	}
+	for i, f := range m.Files {
+		fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f.Path)))
+		if err != nil {
+			return fmt.Errorf("rewrite %s: %w", path, err)
+		}
+		m.Files[i].Bytes = fi.Size()
+	}
+	if err := schema.WriteJSONAtomic(path, m); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

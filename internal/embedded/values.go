@@ -1,0 +1,112 @@
+package embedded
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/census-cgt/census/broker"
+	"github.com/census-cgt/census/coordinator"
+	"github.com/census-cgt/census/schema"
+	"github.com/census-cgt/census/store"
+	"github.com/census-cgt/census/worker"
+)
+
+// ValuesOptions configure the values stage of a finished run in this
+// process.
+type ValuesOptions struct {
+	// Dir is the run's output directory, OUT/GAME-BOARD.
+	Dir string
+	// Data holds the NATS store and the stage's blobs; the same Data
+	// resumes an interrupted stage.
+	Data string
+	// Workers is the value jobs run at once.
+	Workers int
+	// Cap is the node cap of a canonical form (0 for the default).
+	Cap int
+	// ShardPieces is the pieces of one value job (0 for the default).
+	ShardPieces int
+	// KeepData keeps the stage's bucket and blobs after it finishes.
+	KeepData bool
+	Log      *slog.Logger
+}
+
+// RunValues runs the values stage of the finished run in o.Dir as jobs on
+// an embedded NATS server with o.Workers workers in this process, as Run
+// does for a census. It fails before starting anything when o.Dir is not a
+// finished run of this schema version (coordinator.CheckValuesDir).
+func RunValues(ctx context.Context, o ValuesOptions) (*schema.Values, error) {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	m, err := coordinator.CheckValuesDir(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := broker.StartServer(broker.ServerOptions{
+		Listen:   "127.0.0.1:0",
+		StoreDir: filepath.Join(o.Data, "nats"),
+		Name:     "census-embedded-values",
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		srv.Shutdown()
+		srv.WaitForShutdown()
+	}()
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	srv.SetLoggerV2(&serverLog{log: o.Log, stop: stop}, false, false, false)
+
+	url, err := filepath.Abs(filepath.Join(o.Data, "blobs"))
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.NewDir(url)
+	if err != nil {
+		return nil, err
+	}
+	wconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-worker"})
+	if err != nil {
+		return nil, err
+	}
+	defer wconn.Close()
+	w, err := worker.New(ctx, worker.Config{
+		Conn: wconn, Jobs: max(o.Workers, 1), Log: o.Log,
+		OpenStore: func(ctx context.Context, u string) (store.Store, error) {
+			if u != url {
+				return nil, fmt.Errorf("store %s is not this process's %s", u, url)
+			}
+			return st, nil
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	wctx, stopWorker := context.WithCancel(ctx)
+	workerDone := make(chan struct{})
+	go func() {
+		w.Run(wctx)
+		close(workerDone)
+	}()
+	defer func() {
+		stopWorker()
+		<-workerDone
+	}()
+	cconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-coordinator"})
+	if err != nil {
+		return nil, err
+	}
+	defer cconn.Close()
+	vals, err := coordinator.StartValues(ctx, coordinator.ValuesConfig{
+		Dir: o.Dir, Run: coordinator.ValuesRunID(m), Cap: o.Cap, ShardPieces: o.ShardPieces,
+		Store: st, StoreURL: url, Log: o.Log, KeepBlobs: o.KeepData,
+	}, cconn)
+	if cause := context.Cause(ctx); err != nil && errors.Is(cause, ErrNATSStore) {
+		return nil, cause
+	}
+	return vals, err
+}

@@ -1,0 +1,146 @@
+package schema
+
+import (
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// ColValue is the pieces table's canonical form column.
+const ColValue = "value"
+
+// MaxValueString is the longest value string the pieces table holds, in
+// bytes. CGSuite's notation writes a follower once per path to it, so the
+// string of a canonical form of a thousand nodes can take hundreds of
+// kilobytes (245,870 bytes for one piece of Clobber 4x4); a longer string is
+// left out (value empty, value_capped true, value_nodes still set).
+const MaxValueString = 4096
+
+// PieceValue is the value of a piece as the pieces table holds it: the
+// columns outcome, value, value_capped, value_nodes and cost, null in rows
+// whose run has not been through the values stage (Valued false).
+type PieceValue struct {
+	Valued bool
+	// Outcome is the outcome class: "L", "R", "N" or "P".
+	Outcome string
+	// Value is the canonical form in CGSuite's notation, empty when
+	// ValueCapped.
+	Value string
+	// ValueCapped is true when the canonical form is over the node cap or
+	// its string over MaxValueString bytes.
+	ValueCapped bool
+	// ValueNodes is the size of the canonical form (the form and all its
+	// followers), 0 when the form is over the node cap.
+	ValueNodes int32
+	// Cost is the number of distinct positions one move away from the
+	// piece (either player) that its valuation decomposed and summed.
+	Cost uint64
+}
+
+// Values is what the values stage adds to summary.json.
+type Values struct {
+	// OutcomesTranslated counts the distinct translated live pieces by
+	// outcome class, keys L, R, N, P.
+	OutcomesTranslated map[string]uint64 `json:"outcomes_translated"`
+	// OutcomesSymmetric counts their symmetric classes by outcome class.
+	OutcomesSymmetric map[string]uint64 `json:"outcomes_symmetric"`
+	// DistinctValues counts the distinct canonical forms among the pieces
+	// whose form is within the node cap.
+	DistinctValues uint64 `json:"distinct_values"`
+	// ValuesCapped counts the translated pieces whose value is capped.
+	ValuesCapped uint64 `json:"values_capped"`
+}
+
+// pieceValueBuilders are the builders of the value columns.
+type pieceValueBuilders struct {
+	outcome, value *array.StringBuilder
+	capped         *array.BooleanBuilder
+	nodes          *array.Int32Builder
+	cost           *array.Uint64Builder
+}
+
+func newPieceValueBuilders(b *array.RecordBuilder) pieceValueBuilders {
+	return pieceValueBuilders{
+		outcome: b.Field(pOutcome).(*array.StringBuilder),
+		value:   b.Field(pValue).(*array.StringBuilder),
+		capped:  b.Field(pValueCapped).(*array.BooleanBuilder),
+		nodes:   b.Field(pValueNodes).(*array.Int32Builder),
+		cost:    b.Field(pCost).(*array.Uint64Builder),
+	}
+}
+
+func (b pieceValueBuilders) append(v PieceValue) {
+	if !v.Valued {
+		b.outcome.AppendNull()
+		b.value.AppendNull()
+		b.capped.AppendNull()
+		b.nodes.AppendNull()
+		b.cost.AppendNull()
+		return
+	}
+	b.outcome.Append(v.Outcome)
+	b.value.Append(v.Value)
+	b.capped.Append(v.ValueCapped)
+	b.nodes.Append(v.ValueNodes)
+	b.cost.Append(v.Cost)
+}
+
+// pieceValueColumns reads the value columns of a record batch.
+type pieceValueColumns struct {
+	outcome, value *array.String
+	capped         *array.Boolean
+	nodes          *array.Int32
+	cost           *array.Uint64
+}
+
+// newPieceValueColumns reads the value columns of rec; a record of a
+// version 2 file has none, and its rows read as not Valued.
+func newPieceValueColumns(rec arrow.RecordBatch) pieceValueColumns {
+	if rec.NumCols() <= pOutcome {
+		return pieceValueColumns{}
+	}
+	return pieceValueColumns{
+		outcome: rec.Column(pOutcome).(*array.String),
+		value:   rec.Column(pValue).(*array.String),
+		capped:  rec.Column(pValueCapped).(*array.Boolean),
+		nodes:   rec.Column(pValueNodes).(*array.Int32),
+		cost:    rec.Column(pCost).(*array.Uint64),
+	}
+}
+
+func (c pieceValueColumns) at(i int) PieceValue {
+	if c.outcome == nil || c.outcome.IsNull(i) {
+		return PieceValue{}
+	}
+	return PieceValue{
+		Valued:      true,
+		Outcome:     outcomeString(c.outcome.Value(i)),
+		Value:       strings.Clone(c.value.Value(i)),
+		ValueCapped: c.capped.Value(i),
+		ValueNodes:  c.nodes.Value(i),
+		Cost:        c.cost.Value(i),
+	}
+}
+
+// outcomeString returns s, shared when it is one of the four classes.
+func outcomeString(s string) string {
+	for _, o := range []string{"L", "R", "N", "P"} {
+		if s == o {
+			return o
+		}
+	}
+	return strings.Clone(s)
+}
+
+// piecesSchemaV2 is the pieces table of version 2: today's columns without
+// the value columns, which come last.
+var piecesSchemaV2 = arrow.NewSchema(piecesSchema.Fields()[:pOutcome], tableMetadata(TablePieces))
+
+// schemaForVersion is schemaFor of the columns a file of version v holds.
+func schemaForVersion(table string, v int) *arrow.Schema {
+	if table == TablePieces && v == 2 {
+		return piecesSchemaV2
+	}
+	return schemaFor(table)
+}
