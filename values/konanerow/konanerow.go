@@ -6,10 +6,11 @@
 // each option a row valued the same way, memoised by row. Whole rows are
 // valued without splitting them into independent segments: on a row, two
 // groups of stones separated by two empty squares can still meet (in
-// x o . . x o, White's o jumps to leave x o . o . ., and Black's first
-// stone can then jump twice), so a sound split needs a gap that grows with
-// the stones on either side (see Independent), and the rows of a census
-// are short enough to value whole. The memo holds every row reached, at
+// x o . . x o, White's last stone jumps to leave x o . o . ., and Black's
+// first stone can then jump twice; o x . . o x x o . is 0, but its two
+// groups, each on its own, sum to -1), so a sound split needs a gap that
+// grows with the stones on either side (see Independent), and the rows of
+// a census are short enough to value whole. The memo holds every row reached, at
 // most 3^N of them.
 package konanerow
 
@@ -79,8 +80,10 @@ func (v *Valuer) Value(r konane.Row) cgt.ID {
 // moves. A move removes a stone and carries a stone at most one square
 // beyond the outermost stone of its group, so a group of k stones never
 // reaches more than k-1 squares beyond its outermost stone; the groups
-// stay apart, and neither lands on a square the other needs, when the gap
-// holds k_a + k_b - 1 empty squares or more beyond the ends of the rows.
+// stay apart, and neither lands on a square the other needs, when k_a +
+// k_b - 1 or more empty squares lie between the last stone of a and the
+// first stone of b. (The bound is sound, not tight: two empty squares are
+// not always enough, see the package comment.)
 func Independent(a, b konane.Row, gap int) bool {
 	ka, kb := a.Stones(), b.Stones()
 	if ka == 0 || kb == 0 {
