@@ -40,6 +40,7 @@ type runFlags struct {
 
 func runCmd() *cobra.Command {
 	var f runFlags
+	var kf konaneFlags
 	c := &cobra.Command{
 		Use:   "run GAME BOARD",
 		Short: "Run a complete census of a game on a board",
@@ -53,6 +54,9 @@ writes every position, one directory per tier: positions/tier=NN/part-*.parquet.
   census run amazons 3x4 --start 'o..x/..../....'`,
 		Args: exactArgs(2, "GAME and BOARD"),
 		RunE: func(c *cobra.Command, args []string) error {
+			if isKonaneRun(args[0], kf) {
+				return runKonane(c.Context(), f, kf, args[0], args[1])
+			}
 			return runCensus(c.Context(), f, args[0], args[1])
 		},
 	}
@@ -72,6 +76,7 @@ writes every position, one directory per tier: positions/tier=NN/part-*.parquet.
 	fl.BoolVar(&f.json, "json", false, "print summary.json on standard output")
 	fl.BoolVar(&f.quiet, "quiet", false, "print no progress")
 	fl.StringVar(&f.memBudget, "mem-budget", "", "memory the run may use, shared by the --workers job slots, e.g. 512MiB (default a quarter of physical memory)")
+	addKonaneFlags(c, &kf)
 	return c
 }
 

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/census-cgt/census/coordinator"
+	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/schema"
+	"github.com/census-cgt/census/values/konanerow"
+)
+
+// konaneGame is the name `census run` knows Kōnane by.
+const konaneGame = "konane"
+
+// konaneFlags are the run command's flags that only Kōnane reads.
+type konaneFlags struct {
+	all bool
+}
+
+// addKonaneFlags registers Kōnane's flags on the run command and adds
+// Kōnane to its help.
+func addKonaneFlags(c *cobra.Command, f *konaneFlags) {
+	c.Flags().BoolVar(&f.all, "all-arrangements", false, "konane: value every arrangement of the row, not the positions reached from a start")
+	c.Long += `
+
+census run konane 1xN --all-arrangements values every one of the 3^N rows of
+N Kōnane squares (each empty, Black or White; N from 1 to ` + fmt.Sprint(konanerow.MaxLen) + `) as a
+canonical short game and writes OUT/konane-1xN/summary.json (arrangements,
+outcomes by class L/R/N/P, distinct_values, and every value with its count,
+the most frequent first), then run.json, which marks the outputs complete.`
+	c.Example += `
+  census run konane 1x8 --all-arrangements --out results`
+}
+
+// isKonaneRun reports whether a run command is a Kōnane census.
+func isKonaneRun(game string, f konaneFlags) bool { return game == konaneGame || f.all }
+
+// konaneSummary is summary.json of a Kōnane row census.
+type konaneSummary struct {
+	SchemaVersion int    `json:"schema_version"`
+	Game          string `json:"game"`
+	Board         string `json:"board"`
+	*konanerow.Census
+}
+
+// runKonane counts the values of every arrangement of a Kōnane row and
+// writes summary.json and run.json under OUT/konane-1xN/.
+func runKonane(ctx context.Context, f runFlags, kf konaneFlags, gameName, board string) error {
+	if gameName != konaneGame {
+		return usagef("--all-arrangements: only %s values every arrangement, not %q", konaneGame, gameName)
+	}
+	if !kf.all {
+		return usagef("%s %s: want --all-arrangements (a Kōnane census values every arrangement of the row; it has no start)", gameName, board)
+	}
+	if f.start != "" {
+		return usagef("--start %q: %s values every arrangement and takes no start", f.start, konaneGame)
+	}
+	rows, cols, err := games.ParseBoard(board)
+	if err != nil {
+		return usageError{err}
+	}
+	if rows != 1 {
+		return usagef("%s %s: only rows (1xN) are valued, not %d rows", gameName, board, rows)
+	}
+	if cols > konanerow.MaxLen {
+		return usagef("%s %s: a row of %d squares is too long; want 1 to %d", gameName, board, cols, konanerow.MaxLen)
+	}
+	if err := checkWritable(f.out); err != nil {
+		return usagef("--out %s: %v", f.out, err)
+	}
+	c, err := konanerow.Count(ctx, cols)
+	if err != nil {
+		return fmt.Errorf("census %s %s: %w", gameName, board, err)
+	}
+	sum := konaneSummary{SchemaVersion: schema.Version, Game: gameName, Board: board, Census: c}
+	dir := coordinator.OutputDir(f.out, gameName, board)
+	if err := writeKonane(dir, sum); err != nil {
+		return fmt.Errorf("census %s %s: %w", gameName, board, err)
+	}
+	if f.json {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sum)
+	}
+	if !f.quiet {
+		fmt.Printf("%s %s: %d arrangements; outcomes L %d, R %d, N %d, P %d; %d distinct values; written to %s\n",
+			gameName, board, c.Arrangements, c.Outcomes["L"], c.Outcomes["R"], c.Outcomes["N"], c.Outcomes["P"], c.DistinctValues, dir)
+	}
+	return nil
+}
+
+// writeKonane writes summary.json and then run.json into dir, removing an
+// earlier run.json first so that the directory never looks complete while
+// it is being written.
+func writeKonane(dir string, sum konaneSummary) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create output directory: %w", err)
+	}
+	manifest := filepath.Join(dir, "run.json")
+	if err := os.Remove(manifest); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove old manifest: %w", err)
+	}
+	p := filepath.Join(dir, "summary.json")
+	if err := schema.WriteJSONAtomic(p, sum); err != nil {
+		return fmt.Errorf("write summary: %w", err)
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return fmt.Errorf("write summary: %w", err)
+	}
+	m := coordinator.Manifest{SchemaVersion: schema.Version, Census: version,
+		Run: sum.Game + "-" + sum.Board + "-all", Game: sum.Game, Board: sum.Board,
+		Start: "all-arrangements", Files: []coordinator.File{{Path: "summary.json", Bytes: fi.Size()}}}
+	if err := schema.WriteJSONAtomic(manifest, m); err != nil {
+		return fmt.Errorf("write manifest: %w", err)
+	}
+	return nil
+}
