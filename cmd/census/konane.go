@@ -14,7 +14,7 @@ import (
 	"github.com/census-cgt/census/coordinator"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/schema"
-	"github.com/census-cgt/census/values/konanerow"
+	"github.com/census-cgt/census/values/konanecensus"
 )
 
 // konaneGame is the name `census run` knows Kōnane by.
@@ -32,7 +32,7 @@ func addKonaneFlags(c *cobra.Command, f *konaneFlags) {
 	c.Long += `
 
 census run konane 1xN --all-arrangements values every one of the 3^N rows of
-N Kōnane squares (each empty, Black or White; N from 1 to ` + fmt.Sprint(konanerow.MaxLen) + `) as a
+N Kōnane squares (each empty, Black or White; N from 1 to ` + fmt.Sprint(konanecensus.MaxLen) + `) as a
 canonical short game and writes OUT/konane-1xN/summary.json (arrangements,
 outcomes by class L/R/N/P, distinct_values, and every value with its count,
 the most frequent first), then run.json, which marks the outputs complete.`
@@ -48,7 +48,7 @@ type konaneSummary struct {
 	SchemaVersion int    `json:"schema_version"`
 	Game          string `json:"game"`
 	Board         string `json:"board"`
-	*konanerow.Census
+	*konanecensus.Census
 }
 
 // runKonane counts the values of every arrangement of a Kōnane row and
@@ -70,13 +70,13 @@ func runKonane(ctx context.Context, f runFlags, kf konaneFlags, gameName, board 
 	if rows != 1 {
 		return usagef("%s %s: only rows (1xN) are valued, not %d rows", gameName, board, rows)
 	}
-	if cols > konanerow.MaxLen {
-		return usagef("%s %s: a row of %d squares is too long; want 1 to %d", gameName, board, cols, konanerow.MaxLen)
+	if cols > konanecensus.MaxLen {
+		return usagef("%s %s: a row of %d squares is too long; want 1 to %d", gameName, board, cols, konanecensus.MaxLen)
 	}
 	if err := checkWritable(f.out); err != nil {
 		return usagef("--out %s: %v", f.out, err)
 	}
-	c, err := konanerow.Count(ctx, cols)
+	c, err := konanecensus.Count(ctx, cols)
 	if err != nil {
 		return fmt.Errorf("census %s %s: %w", gameName, board, err)
 	}

@@ -1,4 +1,4 @@
-package konanerow
+package konanecensus
 
 import (
 	"context"
@@ -77,7 +77,7 @@ func checkCensus(t *testing.T, c *Census) {
 	if c.Outcomes["L"] != c.Outcomes["R"] {
 		t.Errorf("L %d != R %d under the colour swap", c.Outcomes["L"], c.Outcomes["R"])
 	}
-	v := NewValuer()
+	v := NewValuer[konane.Row]()
 	tab := v.Table()
 	byValue := map[string]int{}
 	sum := 0
@@ -109,7 +109,7 @@ func checkCensus(t *testing.T, c *Census) {
 // TestOutcomeBruteForce checks the outcome class of the canonical value of
 // every row of up to eight squares against brute force.
 func TestOutcomeBruteForce(t *testing.T) {
-	v := NewValuer()
+	v := NewValuer[konane.Row]()
 	bf := bruteForce{}
 	n3 := uint64(1)
 	for n := 1; n <= 8; n++ {
@@ -156,7 +156,7 @@ func TestKnownValues(t *testing.T) {
 		{"xo.o.", "1"},
 	} {
 		t.Run(tc.row, func(t *testing.T) {
-			v := NewValuer()
+			v := NewValuer[konane.Row]()
 			if got := v.Table().String(v.Value(konane.MustParseRow(tc.row))); got != tc.want {
 				t.Errorf("%s = %s, want %s", tc.row, got, tc.want)
 			}
@@ -175,7 +175,7 @@ func pad(r konane.Row, left, right int) konane.Row {
 // reach the edge, and the outcome of that sum against brute force on the
 // whole row.
 func TestSums(t *testing.T) {
-	v := NewValuer()
+	v := NewValuer[konane.Row]()
 	tab := v.Table()
 	bf := bruteForce{}
 	rng := rand.New(rand.NewPCG(15, 4))
@@ -222,7 +222,7 @@ func pow3(n int) int {
 // groups ox and oxxo. two empty squares apart interact, so the row is not
 // the sum of its two parts.
 func TestTwoEmptySquaresAreNotEnough(t *testing.T) {
-	v := NewValuer()
+	v := NewValuer[konane.Row]()
 	tab := v.Table()
 	a, b := konane.MustParseRow("ox"), konane.MustParseRow("oxxo.")
 	if Independent(a, b, 2) {

@@ -1,18 +1,4 @@
-// Package konanerow values rows of Kōnane (package games/konane) as short
-// partizan games in canonical form (package cgt), and counts the values
-// and outcome classes of every arrangement of a row of N squares.
-//
-// A row's value is the canonical form of {Left options | Right options},
-// each option a row valued the same way, memoised by row. Whole rows are
-// valued without splitting them into independent segments: on a row, two
-// groups of stones separated by two empty squares can still meet (in
-// x o . . x o, White's last stone jumps to leave x o . o . ., and Black's
-// first stone can then jump twice; o x . . o x x o . is 0, but its two
-// groups, each on its own, sum to -1), so a sound split needs a gap that
-// grows with the stones on either side (see Independent), and the rows of
-// a census are short enough to value whole. The memo holds every row reached, at
-// most 3^N of them.
-package konanerow
+package konanecensus
 
 import (
 	"context"
@@ -29,51 +15,6 @@ import (
 // squares takes about 5 s and 100 MB on one core; each square more
 // triples the rows.
 const MaxLen = 14
-
-// Valuer values Kōnane rows. It is not safe for concurrent use.
-type Valuer struct {
-	table *cgt.Table
-	memo  map[konane.Row]cgt.ID
-	bufs  [][]konane.Row // an option buffer per recursion depth
-	depth int
-}
-
-// NewValuer returns a Valuer with an empty table and memo.
-func NewValuer() *Valuer {
-	return &Valuer{table: cgt.NewTable(), memo: map[konane.Row]cgt.ID{}}
-}
-
-// Table is the table the values' IDs belong to.
-func (v *Valuer) Table() *cgt.Table { return v.table }
-
-// Len is the number of rows valued so far.
-func (v *Valuer) Len() int { return len(v.memo) }
-
-// Value returns the canonical value of r.
-func (v *Valuer) Value(r konane.Row) cgt.ID {
-	if id, ok := v.memo[r]; ok {
-		return id
-	}
-	if v.depth == len(v.bufs) {
-		v.bufs = append(v.bufs, nil)
-	}
-	d := v.depth
-	v.depth++
-	defer func() { v.depth-- }()
-
-	v.bufs[d] = r.Options(true, v.bufs[d][:0])
-	nl := len(v.bufs[d])
-	v.bufs[d] = r.Options(false, v.bufs[d])
-	opts := make([]cgt.ID, len(v.bufs[d]))
-	for i := range opts {
-		// v.bufs[d] is not touched by deeper calls, which use their own
-		// buffers, but it may be reallocated by append only here.
-		opts[i] = v.Value(v.bufs[d][i])
-	}
-	id := v.table.New(opts[:nl], opts[nl:])
-	v.memo[r] = id
-	return id
-}
 
 // Independent reports whether the stones of a row a and of a row b, set
 // down in one row as a, then gap empty squares, then b, never interact, so
@@ -147,7 +88,7 @@ func Count(ctx context.Context, n int) (*Census, error) {
 	for range n {
 		total *= 3
 	}
-	v := NewValuer()
+	v := NewValuer[konane.Row]()
 	type entry struct {
 		first, count int
 		example      konane.Row
