@@ -55,4 +55,3 @@ func (v *Valuer[P]) Value(r P) cgt.ID {
 	v.memo[r] = id
 	return id
 }
-
