@@ -103,6 +103,8 @@ func TestKonaneBadInput(t *testing.T) {
 		{"not a board", []string{"konane", "1xy", "--all-arrangements"}, `"1xy"`},
 		{"no --all-arrangements", []string{"konane", "1x8"}, "--all-arrangements"},
 		{"other game", []string{"clobber", "4x4", "--all-arrangements"}, `"clobber"`},
+		{"too many squares", []string{"konane", "9x9"}, "9x9"},
+		{"--values on a row", []string{"konane", "1x8", "--all-arrangements", "--values"}, "--values"},
 		{"a start", []string{"konane", "1x8", "--all-arrangements", "--start", "xo......"}, `"xo......"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -117,6 +119,53 @@ func TestKonaneBadInput(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(out); len(entries) != 0 {
 		t.Errorf("bad input left %d entries in --out", len(entries))
+	}
+}
+
+// TestKonaneOpenings runs the census of the openings of 4x4 with values
+// and checks what its summary must hold: the 12 openings, each with a
+// value whose outcome class agrees with black_wins, and counts that add
+// up.
+func TestKonaneOpenings(t *testing.T) {
+	out := t.TempDir()
+	_, stderr, code := census(t, "run", "konane", "4x4", "--values", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var sum struct {
+		Board     string         `json:"board"`
+		Openings  int            `json:"openings"`
+		Method    string         `json:"method"`
+		Outcomes  map[string]int `json:"outcomes"`
+		BlackWins int            `json:"black_wins"`
+		Results   []struct {
+			Outcome   string `json:"outcome"`
+			BlackWins bool   `json:"black_wins"`
+			Value     string `json:"value"`
+		} `json:"results"`
+	}
+	dir := filepath.Join(out, "konane-4x4")
+	readKonaneJSON(t, filepath.Join(dir, "summary.json"), &sum)
+	if sum.Board != "4x4" || sum.Openings != 12 || len(sum.Results) != 12 || sum.Method != "values" {
+		t.Fatalf("summary: %+v", sum)
+	}
+	total, wins := 0, 0
+	for _, r := range sum.Results {
+		if r.Value == "" {
+			t.Errorf("opening without a value: %+v", r)
+		}
+		if r.BlackWins {
+			wins++
+		}
+	}
+	for _, n := range sum.Outcomes {
+		total += n
+	}
+	if total != 12 || wins != sum.BlackWins {
+		t.Errorf("outcomes add up to %d; black wins %d, counted %d", total, sum.BlackWins, wins)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "run.json")); err != nil {
+		t.Errorf("no run.json: %v", err)
 	}
 }
 
