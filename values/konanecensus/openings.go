@@ -67,7 +67,16 @@ type BoardCensus struct {
 }
 
 // CountOpenings solves every usual opening (konane.Openings) of the
-// board of rows x cols squares. It returns ErrTooLarge when the positions
+// board of rows x cols squares.
+//
+// Positions are solved whole. The row's rule for independent groups
+// carries over to the rectangle (a move removes a stone and lands at most
+// one square beyond the bounding box of its group, so a group of k stones
+// stays within its box grown by k-1 squares on every side), and it is
+// sound, but on a board filled from an opening no group has room to grow
+// that far, so it splits nothing there; a tighter sound rule would be
+// needed to value 5x5 and 6x6 by parts, and the memo's cap is what stops
+// them. It returns ErrTooLarge when the positions
 // it holds reach opts.MaxPositions, and ctx's error when ctx is cancelled
 // between openings.
 func CountOpenings(ctx context.Context, rows, cols int, opts OpeningsOptions) (*BoardCensus, error) {
