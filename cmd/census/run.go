@@ -43,6 +43,7 @@ type runFlags struct {
 
 func runCmd() *cobra.Command {
 	var f runFlags
+	var kf konaneFlags
 	c := &cobra.Command{
 		Use:   "run GAME BOARD",
 		Short: "Run a complete census of a game on a board",
@@ -56,6 +57,10 @@ writes every position, one directory per tier: positions/tier=NN/part-*.parquet.
   census run amazons 3x4 --start 'o..x/..../....'`,
 		Args: exactArgs(2, "GAME and BOARD"),
 		RunE: func(c *cobra.Command, args []string) error {
+			if isKonaneRun(args[0], kf) {
+				kf.values = f.values
+				return runKonane(c.Context(), f, kf, args[0], args[1])
+			}
 			return runCensus(c.Context(), f, args[0], args[1])
 		},
 	}
@@ -77,6 +82,7 @@ writes every position, one directory per tier: positions/tier=NN/part-*.parquet.
 	registerMemBudget(fl, &f.memBudget)
 	fl.BoolVar(&f.values, "values", false, "then value every distinct live piece, as census values OUT/GAME-BOARD does (its working data in DATA/values; interrupted there, the same command runs the census again and resumes the values)")
 	addValuesFlags(fl.IntVar, &f.valuesOpts)
+	addKonaneFlags(c, &kf)
 	return c
 }
 
