@@ -142,15 +142,19 @@ func choices(res *Result, y uint64, succ []uint64, dst []uint64) ([]uint64, erro
 
 func buildChain(ctx context.Context, g Graph, res *Result, start uint64, randomFirst bool, tie TieBreak) (*chain, error) {
 	ch := &chain{off: []int{0}}
-	index := map[uint64]int{}
+	n := g.NumStates()
+	if n > maxStates {
+		return nil, fmt.Errorf("index %d states: %w", n, ErrTooLarge)
+	}
+	// index[s] is 1 + the chain's number of state s, 0 for states not in
+	// the chain: 4 bytes a state of the graph.
+	index := make([]uint32, n)
 	add := func(s uint64) int {
-		i, ok := index[s]
-		if !ok {
-			i = len(ch.states)
-			index[s] = i
+		if index[s] == 0 {
 			ch.states = append(ch.states, s)
+			index[s] = uint32(len(ch.states))
 		}
-		return i
+		return int(index[s]) - 1
 	}
 	var succ, best, sy []uint64
 	// perfect appends the perfect player's move(s) from y with their

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/census-cgt/census/games/mutorere"
 )
 
 // listGraph is a graph given by its successor lists.
@@ -161,5 +163,30 @@ func TestDistances(t *testing.T) {
 	}
 	if want := []int32{0, 1, 1, 2, Unreached}; !slices.Equal(d, want) {
 		t.Errorf("distances %v, want %v", d, want)
+	}
+}
+
+// TestSolveMutorereAgreesWithNaive checks Solve against the definitions on
+// every state of Mū tōrere's stars of 4 to 10 points, both variants.
+func TestSolveMutorereAgreesWithNaive(t *testing.T) {
+	for _, v := range []mutorere.Variant{mutorere.Classic, mutorere.FreeCentre} {
+		for _, points := range []int{4, 6, 8, 10} {
+			r, err := mutorere.New(points, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Solve(context.Background(), r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nv, nr := naive(r)
+			for s := range r.NumStates() {
+				if res.Verdict[s] != nv[s] || res.Remoteness[s] != nr[s] {
+					a, c := r.State(s)
+					t.Fatalf("%s %d points, %s with %s to move: Solve %s in %d, naive %s in %d",
+						v, points, r.String(a), c, res.Verdict[s], res.Remoteness[s], nv[s], nr[s])
+				}
+			}
+		}
 	}
 }

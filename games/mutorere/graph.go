@@ -42,3 +42,10 @@ func (r *Rules) Predecessors(s uint64, dst []uint64) []uint64 {
 	}
 	return dst
 }
+
+// Describe draws state s: its arrangement as String draws it, and the
+// mover, "B" or "W".
+func (r *Rules) Describe(s uint64) (arrangement, mover string) {
+	a, c := r.State(s)
+	return r.String(a), c.String()
+}

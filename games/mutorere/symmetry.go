@@ -1,5 +1,7 @@
 package mutorere
 
+import "math/bits"
+
 // The symmetries of the star are the 2n rotations and reflections of its
 // circle (the dihedral group of order 2n: 16 for the game's 8 points); each
 // fixes the centre. Swapping the colours is not among them: Black and White
@@ -16,18 +18,26 @@ func (r *Rules) Symmetry(a Arrangement, i int) Arrangement {
 }
 
 func (r *Rules) mapPlaces(set uint32, i int) uint32 {
-	out := set & (1 << r.n) // the centre stays put
-	for p := range r.n {
-		if set&(1<<p) == 0 {
-			continue
-		}
-		q := (p + i) % r.n
-		if i >= r.n {
-			q = ((i-r.n-p)%r.n + r.n) % r.n
-		}
-		out |= 1 << q
+	centre := set & (1 << r.n) // the centre stays put
+	pts := set &^ centre
+	if i >= r.n {
+		// p -> n-1-p, then a rotation by i-n+1 gives p -> i-n-p.
+		pts = bits.Reverse32(pts) >> (32 - r.n)
+		i = (i - r.n + 1) % r.n
 	}
-	return out
+	pts = (pts<<i | pts>>(r.n-i)) & (1<<r.n - 1)
+	return pts | centre
+}
+
+// NumStateSymmetries is NumSymmetries: a symmetry of the star maps states
+// to states, keeping the mover.
+func (r *Rules) NumStateSymmetries() int { return r.NumSymmetries() }
+
+// StateImage is the state of the image of s's arrangement under symmetry i,
+// with the same player to move.
+func (r *Rules) StateImage(s uint64, i int) uint64 {
+	a, c := r.State(s)
+	return r.Index(r.Symmetry(a, i), c)
 }
 
 // Canonical is the least image of a under the symmetries, by Rank: one
