@@ -27,11 +27,10 @@ type Game interface {
 	StartState() uint64
 	// Describe draws state s: the arrangement and the player to move.
 	Describe(s uint64) (arrangement, mover string)
-	// NumStateSymmetries is the number of the game's symmetries,
-	// the identity included; StateImage is the image of state s under
-	// symmetry i. Symmetries keep the player to move.
-	NumStateSymmetries() int
-	StateImage(s uint64, i int) uint64
+	// StateImages appends to dst the images of state s under the game's
+	// symmetries, the identity included. Symmetries keep the player to
+	// move.
+	StateImages(s uint64, dst []uint64) []uint64
 }
 
 // Options are the settings of a run.
@@ -94,11 +93,11 @@ func (c *Census) moves(s uint64, buf []uint64) (legal, losing int, _ []uint64) {
 	return len(buf), losing, buf
 }
 
-// leastInOrbit reports whether s is the least state of its orbit among the
-// states for which in is true (s itself must be one).
-func (c *Census) leastInOrbit(s uint64, in func(uint64) bool) bool {
-	for i := 1; i < c.g.NumStateSymmetries(); i++ {
-		if t := c.g.StateImage(s, i); t < s && in(t) {
+// leastInOrbit reports whether s is the least of images (the orbit of s)
+// among the states for which in is true (s itself must be one).
+func leastInOrbit(s uint64, images []uint64, in func(uint64) bool) bool {
+	for _, t := range images {
+		if t < s && in(t) {
 			return false
 		}
 	}

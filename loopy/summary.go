@@ -99,16 +99,17 @@ func (c *Census) summarise(ctx context.Context, o Options) error {
 	}
 	all := func(uint64) bool { return true }
 	reachable := func(t uint64) bool { return c.dist[t] != retro.Unreached }
-	var buf []uint64
+	var buf, images []uint64
 	for st := range g.NumStates() {
 		if st%(1<<20) == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		v, rem := res.Verdict[st], int(res.Remoteness[st])
+		images = g.StateImages(st, images[:0])
 		s.Verdicts[v.String()]++
 		if st%2 == 1 {
 			s.VerdictsByArrangement[res.Verdict[st-1].String()+v.String()]++
-		} else if c.leastInOrbit(st, all) {
+		} else if leastInOrbit(st, images, all) {
 			s.ArrangementsSymmetric++
 		}
 		byRem(v, rem, s.WonByRemoteness, s.LostByRemoteness)
@@ -117,7 +118,7 @@ func (c *Census) summarise(ctx context.Context, o Options) error {
 			continue
 		}
 		s.ReachableStates++
-		if c.leastInOrbit(st, reachable) {
+		if leastInOrbit(st, images, reachable) {
 			s.ReachableStatesSymmetric++
 		}
 		s.ReachableVerdicts[v.String()]++

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // TieBreak is how the perfect player chooses among equally good moves.
@@ -58,7 +59,7 @@ const Tolerance = 1e-12
 type chain struct {
 	states []uint64
 	off    []int
-	next   []int
+	next   []int32
 	prob   []float64
 	stuck  []bool
 	lostP  []float64
@@ -89,12 +90,13 @@ func AnalyseRandom(ctx context.Context, g Graph, res *Result, start uint64, rand
 	// Forward: dist[i] is the probability of being at state i at the
 	// random player's turn after j moves.
 	dist := make([]float64, len(ch.states))
+	nd := make([]float64, len(ch.states))
 	for _, w := range ch.init {
 		dist[w.i] += w.p
 	}
 	lost := 0.0
 	for j := 0; j <= horizon; j++ {
-		nd := make([]float64, len(dist))
+		clear(nd)
 		for i, p := range dist {
 			if p == 0 {
 				continue
@@ -111,7 +113,7 @@ func AnalyseRandom(ctx context.Context, g Graph, res *Result, start uint64, rand
 		if j > 0 {
 			rp.LostWithin[j-1] = lost
 		}
-		dist = nd
+		dist, nd = nd, dist
 	}
 	rp.Expected, rp.Never, err = ch.absorption(ctx)
 	return rp, err
@@ -173,7 +175,7 @@ func buildChain(ctx context.Context, g Graph, res *Result, start uint64, randomF
 			best = best[:1]
 		}
 		for _, z := range best {
-			ch.next = append(ch.next, add(z))
+			ch.next = append(ch.next, int32(add(z)))
 			ch.prob = append(ch.prob, w/float64(len(best)))
 		}
 		return false, nil
@@ -230,7 +232,17 @@ func (ch *chain) absorption(ctx context.Context) (expected, never float64, err e
 	n := len(ch.states)
 	// ends[i]: the game can end from i (backward search over the edges).
 	ends := make([]bool, n)
-	prev := make([][]int, n)
+	// The edges reversed, in compressed rows: the states with an edge to
+	// j are from[start[j]:start[j+1]].
+	start := make([]int, n+1)
+	for _, j := range ch.next {
+		start[j+1]++
+	}
+	for j := range n {
+		start[j+1] += start[j]
+	}
+	from := make([]int32, len(ch.next))
+	fill := slices.Clone(start[:n])
 	var queue []int
 	for i := range n {
 		if ch.stuck[i] || ch.lostP[i] > 0 {
@@ -238,16 +250,18 @@ func (ch *chain) absorption(ctx context.Context) (expected, never float64, err e
 			queue = append(queue, i)
 		}
 		for e := ch.off[i]; e < ch.off[i+1]; e++ {
-			prev[ch.next[e]] = append(prev[ch.next[e]], i)
+			j := ch.next[e]
+			from[fill[j]] = int32(i)
+			fill[j]++
 		}
 	}
 	for len(queue) > 0 {
 		j := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
-		for _, i := range prev[j] {
+		for _, i := range from[start[j]:start[j+1]] {
 			if !ends[i] {
 				ends[i] = true
-				queue = append(queue, i)
+				queue = append(queue, int(i))
 			}
 		}
 	}

@@ -29,15 +29,15 @@ func (r *Rules) mapPlaces(set uint32, i int) uint32 {
 	return pts | centre
 }
 
-// NumStateSymmetries is NumSymmetries: a symmetry of the star maps states
-// to states, keeping the mover.
-func (r *Rules) NumStateSymmetries() int { return r.NumSymmetries() }
-
-// StateImage is the state of the image of s's arrangement under symmetry i,
-// with the same player to move.
-func (r *Rules) StateImage(s uint64, i int) uint64 {
+// StateImages appends to dst the images of state s under the 2n
+// symmetries, in order (the identity first), each with the same player to
+// move.
+func (r *Rules) StateImages(s uint64, dst []uint64) []uint64 {
 	a, c := r.State(s)
-	return r.Index(r.Symmetry(a, i), c)
+	for i := range r.NumSymmetries() {
+		dst = append(dst, r.Index(r.Symmetry(a, i), c))
+	}
+	return dst
 }
 
 // Canonical is the least image of a under the symmetries, by Rank: one
