@@ -47,7 +47,9 @@ type Manifest struct {
 
 // Find returns every run under dir (dir itself included), ordered by game
 // (in the order census lists them), then board size. A run directory is one
-// holding summary.json; it must also hold tiers.parquet. Directories whose
+// holding summary.json; it must also hold tiers.parquet. The census of a
+// loopy game (Mū tōrere: states.parquet beside its summary.json, no tiers)
+// is not a run of this report and is passed over. Directories whose
 // names start with a dot (census's working data) are not searched. Find
 // returns an error wrapping ErrNoRuns when there is no run, and an error
 // naming the file when a summary.json, tiers.parquet or run.json cannot be
@@ -61,7 +63,7 @@ func Find(dir string) ([]Run, error) {
 		if d.IsDir() && path != dir && strings.HasPrefix(d.Name(), ".") {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && d.Name() == "summary.json" {
+		if !d.IsDir() && d.Name() == "summary.json" && !loopyRun(filepath.Dir(path)) {
 			dirs = append(dirs, filepath.Dir(path))
 		}
 		return nil
@@ -83,6 +85,13 @@ func Find(dir string) ([]Run, error) {
 	slices.SortStableFunc(runs, compareRuns)
 	nameRuns(runs)
 	return runs, nil
+}
+
+// loopyRun reports whether dir holds the census of a loopy game, which has
+// a states table instead of tiers.
+func loopyRun(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "states.parquet"))
+	return err == nil
 }
 
 // gameOrder is the order of census's own listing of the games.
