@@ -37,8 +37,14 @@
 // acknowledged level r, and stops after a level that resolves nothing.
 // Nothing else crosses shards, so the same counters-and-levels scheme runs
 // over the project's job queue with one job per shard and level. Mū tōrere
-// does not need it: its largest stars fit in memory (see the package
-// games/mutorere and cmd/census).
+// does not need it: the stars census runs fit in memory (docs/retrograde.md
+// has the measurements and what a new loopy game must provide).
+//
+// # Beyond the verdicts
+//
+// Distances follows play forward from the start. AnalyseRandom plays a
+// random player against a perfect one over the solved graph, exactly, as a
+// Markov chain.
 package retro
 
 import (
