@@ -167,7 +167,7 @@ func TestMutorereBadInput(t *testing.T) {
 	}{
 		{"odd star", []string{"run", "mutorere", "7"}, "mutorere 7"},
 		{"too small", []string{"run", "mutorere", "2"}, "mutorere 2"},
-		{"too large", []string{"run", "mutorere", "22"}, "mutorere 22"},
+		{"too large", []string{"run", "mutorere", "24"}, "mutorere 24"},
 		{"not a number", []string{"run", "mutorere", "4x4"}, "mutorere 4x4"},
 		{"unknown variant", []string{"run", "mutorere", "8", "--variant", "free"}, "--variant free"},
 		{"unknown tie-break", []string{"run", "mutorere", "8", "--tie-break", "last"}, "--tie-break last"},
