@@ -212,6 +212,7 @@ var readVersions = map[string][]int{
 	TableTiers:     {1, Version},
 	TablePieces:    {Version},
 	TablePositions: {Version},
+	TableStates:    {Version},
 }
 
 // schemaFor returns the schema of a table name, or nil for an unknown one.
@@ -225,6 +226,8 @@ func schemaFor(table string) *arrow.Schema {
 		return piecesSchema
 	case TablePositions:
 		return positionsSchema
+	case TableStates:
+		return statesSchema
 	}
 	return nil
 }

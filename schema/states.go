@@ -1,19 +1,13 @@
 package schema
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // TableStates is the name of the states table under MetaTable: states.parquet
@@ -188,7 +182,7 @@ func optValue(a *array.Int32, i int) *int32 {
 
 func readStates(r parquet.ReaderAtSeeker) ([]StateRow, error) {
 	rows := []StateRow{}
-	err := readStatesTable(r, func(rec arrow.RecordBatch) error {
+	err := readTable(r, TableStates, func(rec arrow.RecordBatch) error {
 		var (
 			state        = rec.Column(stState).(*array.Uint64).Uint64Values()
 			arrangement  = rec.Column(stArrangement).(*array.String)
@@ -219,62 +213,4 @@ func readStates(r parquet.ReaderAtSeeker) ([]StateRow, error) {
 		return nil, err
 	}
 	return rows, nil
-}
-
-// statesReadVersions are the schema versions whose states files this build
-// reads: the table first appeared in Version 2.
-var statesReadVersions = []int{Version}
-
-// readStatesTable is readTable for the states table, which the shared
-// table registry does not list: it checks the file's metadata and columns
-// against statesSchema and calls fn with every record batch in order.
-func readStatesTable(r parquet.ReaderAtSeeker, fn func(rec arrow.RecordBatch) error) error {
-	pf, err := file.NewParquetReader(r)
-	if err != nil {
-		return fmt.Errorf("open parquet: %w", err)
-	}
-	defer pf.Close()
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: readBatchRows}, memory.DefaultAllocator)
-	if err != nil {
-		return fmt.Errorf("open arrow reader: %w", err)
-	}
-	sc, err := fr.Schema()
-	if err != nil {
-		return fmt.Errorf("read arrow schema: %w", err)
-	}
-	kv := pf.MetaData().KeyValueMetadata()
-	name := kv.FindValue(MetaTable)
-	if name == nil {
-		return fmt.Errorf("%w: file has no %q metadata, want table %q", ErrWrongTable, MetaTable, TableStates)
-	}
-	if *name != TableStates {
-		return fmt.Errorf("%w: file holds table %q, want %q", ErrWrongTable, *name, TableStates)
-	}
-	ver := kv.FindValue(MetaSchemaVersion)
-	if ver == nil {
-		return fmt.Errorf("%w: %s file has no %q metadata", ErrWrongTable, TableStates, MetaSchemaVersion)
-	}
-	if v, err := strconv.Atoi(*ver); err != nil || !slices.Contains(statesReadVersions, v) {
-		return fmt.Errorf("%w: %s file has schema version %q, this build reads %s", ErrWrongTable, TableStates, *ver, versionList(statesReadVersions))
-	}
-	if err := sameFields(sc, statesSchema); err != nil {
-		return err
-	}
-	if pf.NumRows() == 0 {
-		return nil
-	}
-	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
-	if err != nil {
-		return fmt.Errorf("start record reader: %w", err)
-	}
-	defer rr.Release()
-	for rr.Next() {
-		if err := fn(rr.RecordBatch()); err != nil {
-			return err
-		}
-	}
-	if err := rr.Err(); err != nil {
-		return fmt.Errorf("read rows: %w", err)
-	}
-	return nil
 }

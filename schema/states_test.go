@@ -2,10 +2,12 @@ package schema
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -74,6 +76,10 @@ func TestStatesSchemaMatchesStruct(t *testing.T) {
 	if v, _ := StatesSchema().Metadata().GetValue(MetaTable); v != TableStates {
 		t.Errorf("schema metadata %s = %q, want %q", MetaTable, v, TableStates)
 	}
+	// The table is in the shared registry that the readers check against.
+	if schemaFor(TableStates) != StatesSchema() || !slices.Equal(readVersions[TableStates], []int{Version}) {
+		t.Errorf("states table registered as %v, versions %v", schemaFor(TableStates), readVersions[TableStates])
+	}
 }
 
 func TestStatesRoundTrip(t *testing.T) {
@@ -125,6 +131,20 @@ func TestStatesWrongTable(t *testing.T) {
 		{"positions as states", func() error { _, err := ReadStatesFile(positions); return err }, `holds table "positions", want "states"`},
 		{"states as positions", func() error { _, err := ReadPositionsFile(states); return err }, `holds table "states", want "positions"`},
 		{"states as summary", func() error { _, err := ReadSummaryFile(states); return err }, `holds table "states", want "summary"`},
+		// The table first appeared in version 2: a file claiming version 1
+		// or a later one is refused, whatever its columns.
+		{"version 1 states", func() error {
+			_, err := ReadStatesFile(writeRaw(t, withMetadata(StatesSchema(), map[string]string{MetaTable: TableStates, MetaSchemaVersion: "1"})))
+			return err
+		}, fmt.Sprintf("schema version \"1\", this build reads %d", Version)},
+		{"newer states", func() error {
+			_, err := ReadStatesFile(writeRaw(t, withMetadata(StatesSchema(), map[string]string{MetaTable: TableStates, MetaSchemaVersion: strconv.Itoa(Version + 1)})))
+			return err
+		}, fmt.Sprintf("schema version %q", strconv.Itoa(Version+1))},
+		{"other columns", func() error {
+			_, err := ReadStatesFile(writeRaw(t, withMetadata(PositionsSchema(), map[string]string{MetaTable: TableStates, MetaSchemaVersion: strconv.Itoa(Version)})))
+			return err
+		}, "columns"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.read()
