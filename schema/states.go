@@ -7,7 +7,10 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // TableStates is the name of the states table under MetaTable: states.parquet
@@ -213,4 +216,32 @@ func readStates(r parquet.ReaderAtSeeker) ([]StateRow, error) {
 		return nil, err
 	}
 	return rows, nil
+}
+
+// CountStatesFile checks that the file at path holds the states table
+// and returns its number of rows from the footer, without reading the
+// rows: a report needs the count of a star of any size. It fails like
+// ReadStatesFile.
+func CountStatesFile(path string) (int64, error) {
+	return readFile(path, TableStates, countStates)
+}
+
+func countStates(r parquet.ReaderAtSeeker) (int64, error) {
+	pf, err := file.NewParquetReader(r)
+	if err != nil {
+		return 0, fmt.Errorf("open parquet: %w", err)
+	}
+	defer pf.Close()
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		return 0, fmt.Errorf("open arrow reader: %w", err)
+	}
+	sc, err := fr.Schema()
+	if err != nil {
+		return 0, fmt.Errorf("read arrow schema: %w", err)
+	}
+	if err := checkTable(pf, sc, TableStates); err != nil {
+		return 0, err
+	}
+	return pf.NumRows(), nil
 }

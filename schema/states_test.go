@@ -101,6 +101,9 @@ func TestStatesRoundTrip(t *testing.T) {
 			if !reflect.DeepEqual(got, tt.rows) {
 				t.Errorf("read back %d rows unlike the %d written", len(got), len(tt.rows))
 			}
+			if n, err := CountStatesFile(path); err != nil || n != int64(len(tt.rows)) {
+				t.Errorf("CountStatesFile = %d, %v; want %d rows", n, err, len(tt.rows))
+			}
 			pf := openParquet(t, path)
 			if want := (len(tt.rows) + int(tt.o.rowGroupRows) - 1) / int(tt.o.rowGroupRows); pf.NumRowGroups() != want {
 				t.Errorf("%d row groups, want %d", pf.NumRowGroups(), want)
@@ -129,6 +132,7 @@ func TestStatesWrongTable(t *testing.T) {
 		msg  string
 	}{
 		{"positions as states", func() error { _, err := ReadStatesFile(positions); return err }, `holds table "positions", want "states"`},
+		{"positions counted as states", func() error { _, err := CountStatesFile(positions); return err }, `holds table "positions", want "states"`},
 		{"states as positions", func() error { _, err := ReadPositionsFile(states); return err }, `holds table "states", want "positions"`},
 		{"states as summary", func() error { _, err := ReadSummaryFile(states); return err }, `holds table "states", want "summary"`},
 		// The table first appeared in version 2: a file claiming version 1
