@@ -168,30 +168,3 @@ func TestManifest(t *testing.T) {
 		t.Errorf("%d charts, want 4", n)
 	}
 }
-
-// TestFindPassesOverLoopyRuns checks that a Mū tōrere census (summary.json
-// beside states.parquet, no tiers) lying beside a tiered run is left out,
-// not an error.
-func TestFindPassesOverLoopyRuns(t *testing.T) {
-	dir := t.TempDir()
-	oneRun(t, dir, "clobber-4x4")
-	loopy := filepath.Join(dir, "mutorere-8")
-	if err := os.MkdirAll(loopy, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, data := range map[string]string{"summary.json": `{"game": "mutorere", "board": "8"}`, "states.parquet": "PAR1"} {
-		if err := os.WriteFile(filepath.Join(loopy, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	runs, err := Find(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(runs) != 1 || runs[0].Summary.Game != "clobber" {
-		t.Errorf("found %d runs, want the clobber one only", len(runs))
-	}
-	if _, err := Find(loopy); !errors.Is(err, ErrNoRuns) {
-		t.Errorf("a loopy run alone: err %v, want ErrNoRuns", err)
-	}
-}
