@@ -223,6 +223,7 @@ var readVersions = map[string][]int{
 	TableTiers:     {1, 2, Version},
 	TablePieces:    {2, Version},
 	TablePositions: {2, Version},
+	TableStates:    {2, Version},
 }
 
 // schemaFor returns the schema of a table name, or nil for an unknown one.
@@ -236,6 +237,8 @@ func schemaFor(table string) *arrow.Schema {
 		return piecesSchema
 	case TablePositions:
 		return positionsSchema
+	case TableStates:
+		return statesSchema
 	}
 	return nil
 }

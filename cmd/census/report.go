@@ -19,19 +19,24 @@ func reportCmd() *cobra.Command {
 		Long: `Write DIR/report.html: one self-contained page (inline SVG charts, the font
 embedded, no network needed) for every census run under DIR. A run is a
 directory holding summary.json and tiers.parquet, as census run writes under
-OUT/GAME-BOARD/; DIR itself may be one. Runs are ordered by game, then board
-size.
+OUT/GAME-BOARD/, or summary.json and states.parquet for the census of a
+loopy game (census run mutorere N); DIR itself may be one. Runs are ordered
+by game, then board size.
 
 For each run the page shows the start position, its numbers, and charts of
 positions by tier, the share of split positions by tier, distinct live
 pieces by size, the identification ladder with the factor between each
 level, and, for Amazons, the edge-rule joins by tier. When DIR holds several
 runs it adds a comparison table and the same charts with one line per run.
+A Mū tōrere run shows its counts (arrangements, states, verdicts, the states
+reachable from the start) and one chart, random-player: the chance that a
+random player facing a perfect one has lost within k of its own moves, k =
+1 to 100, as Black and as White.
 
 With --png every chart is also written as a PNG file under DIR/report/:
 RUN-CHART.png for a run's charts and all-CHART.png for the overlays, where
 RUN is GAME-BOARD (with -2, -3 ... when runs share it) and CHART is one of
-positions, split-share, pieces-by-size, ladder, edge-rule-joins.`,
+positions, split-share, pieces-by-size, ladder, edge-rule-joins, random-player.`,
 		Example: `  census run clobber 4x4 --out runs && census report runs
   census report results --png`,
 		Args: exactArgs(1, "DIR"),

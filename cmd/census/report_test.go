@@ -53,6 +53,50 @@ func TestReport(t *testing.T) {
 	}
 }
 
+// TestReportMutorere runs the Mū tōrere census beside a tiered one and
+// reports on both: the loopy run gets its section and its chart, the
+// tiered one stays alone in no comparison.
+func TestReportMutorere(t *testing.T) {
+	out := t.TempDir()
+	for _, args := range [][]string{{"clobber", "2x6"}, {"mutorere", "8"}} {
+		if _, stderr, code := census(t, append([]string{"run", "--quiet", "--out", out}, args...)...); code != 0 {
+			t.Fatalf("census run %v: exit %d: %s", args, code, stderr)
+		}
+	}
+	stdout, stderr, code := census(t, "report", out, "--png")
+	if code != 0 {
+		t.Fatalf("census report: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "2 run(s)") {
+		t.Errorf("stdout %q: want 2 runs", stdout)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(data)
+	// The issue's numbers for Mū tōrere, with separators.
+	for _, want := range []string{
+		`data-run="mutorere-8"`, `data-run="clobber-2x6"`, `data-chart="random-player"`,
+		`data-key="arrangements">630<`, `data-key="states">1,260<`, `data-key="reachable_states">1,180<`,
+		`data-key="reachable_verdicts.W">208<`, `data-key="reachable_verdicts.L">128<`, `data-key="reachable_verdicts.D">844<`,
+		`data-key="verdicts_by_arrangement.DD">294<`, `data-key="last_first_reached">24<`, `data-key="start_verdict">drawn<`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	if strings.Contains(page, `id="comparison"`) {
+		t.Errorf("a comparison of one tiered run")
+	}
+	if n := strings.Count(page, "<svg"); n != 4+1 {
+		t.Errorf("report.html holds %d charts, want 5 (4 for clobber, 1 for mutorere)", n)
+	}
+	if fi, err := os.Stat(filepath.Join(out, "report", "mutorere-8-random-player.png")); err != nil || fi.Size() == 0 {
+		t.Errorf("report/mutorere-8-random-player.png: %v", err)
+	}
+}
+
 func TestReportBadInput(t *testing.T) {
 	tmp := t.TempDir()
 	file := filepath.Join(tmp, "file")
@@ -112,7 +156,7 @@ func TestReportHelp(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"DIR/report.html", "--png", "RUN-CHART.png", "all-CHART.png", "split-share"} {
+	for _, want := range []string{"DIR/report.html", "--png", "RUN-CHART.png", "all-CHART.png", "split-share", "states.parquet", "random-player"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("census report --help lacks %q", want)
 		}

@@ -44,6 +44,7 @@ type runFlags struct {
 func runCmd() *cobra.Command {
 	var f runFlags
 	var kf konaneFlags
+	var mf *mutorereFlags
 	c := &cobra.Command{
 		Use:   "run GAME BOARD",
 		Short: "Run a complete census of a game on a board",
@@ -57,6 +58,9 @@ writes every position, one directory per tier: positions/tier=NN/part-*.parquet.
   census run amazons 3x4 --start 'o..x/..../....'`,
 		Args: exactArgs(2, "GAME and BOARD"),
 		RunE: func(c *cobra.Command, args []string) error {
+			if ok, err := dispatchMutorere(c, f, mf, args); ok {
+				return err
+			}
 			if isKonaneRun(args[0], kf) {
 				kf.values = f.values
 				return runKonane(c.Context(), f, kf, args[0], args[1])
@@ -64,6 +68,7 @@ writes every position, one directory per tier: positions/tier=NN/part-*.parquet.
 			return runCensus(c.Context(), f, args[0], args[1])
 		},
 	}
+	mf = addMutorereFlags(c)
 	fl := c.Flags()
 	fl.StringVar(&f.out, "out", "census-out", "directory the outputs land in, under GAME-BOARD/")
 	fl.StringVar(&f.data, "data", "", "directory for the embedded NATS store and the working fragments (default OUT/.census-data); the same command resumes from it")

@@ -47,6 +47,9 @@ func ladderFactors(r Run) []string {
 
 // runCharts returns the charts of one run.
 func runCharts(r Run) ([]*chart, error) {
+	if r.Loopy != nil {
+		return loopyCharts(r)
+	}
 	makers := []func(Run) (*chart, error){positionsChart, splitChart, piecesChart, ladderChart}
 	if r.Summary.EdgeRuleJoins != nil {
 		makers = append(makers, edgeChart)
@@ -67,7 +70,7 @@ func runChart(name string, p *plot.Plot) *chart {
 }
 
 // runName is how a chart title names a run.
-func runName(r Run) string { return r.Summary.Game + " " + r.Summary.Board }
+func runName(r Run) string { return r.Game() + " " + r.Board() }
 
 func tiers(n int) []float64 {
 	xs := make([]float64, n)

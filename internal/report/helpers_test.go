@@ -3,7 +3,9 @@ package report
 import (
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,7 +88,7 @@ func withAttr(name, key, value string) func(*node) bool {
 	return func(n *node) bool { return n.name == name && n.attr[key] == value }
 }
 
-// copyRuns copies the summary.json and tiers.parquet of every published
+// copyRuns copies the summary.json and tiers.parquet or states.parquet of every published
 // run under results/ into a temporary directory, so that the report is
 // written outside the repository, and returns that directory.
 func copyRuns(t testing.TB, dst string) {
@@ -101,8 +103,13 @@ func copyRuns(t testing.TB, dst string) {
 		if err := os.MkdirAll(to, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		for _, name := range []string{"summary.json", "tiers.parquet"} {
+		// A tiered run has tiers.parquet, a loopy game's census
+		// states.parquet.
+		for _, name := range []string{"summary.json", "tiers.parquet", "states.parquet"} {
 			data, err := os.ReadFile(filepath.Join(src, name))
+			if name != "summary.json" && errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

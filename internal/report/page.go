@@ -48,9 +48,11 @@ type rowView struct {
 type runView struct {
 	ID, Game, Board, Dir string
 	Start                []string
-	Facts                []cell
-	Manifest             *Manifest
-	Charts               []figure
+	// Note says how to read a loopy game's section.
+	Note     string
+	Facts    []cell
+	Manifest *Manifest
+	Charts   []figure
 }
 
 // cells returns the numbers of a run that the table and its facts show.
@@ -91,6 +93,11 @@ func figures(prefix string, charts []*chart) ([]figure, error) {
 	return figs, nil
 }
 
+// loopyNote says how to read the section of a loopy game's census.
+const loopyNote = "A loopy game, solved by retrograde analysis: every state (arrangement and player to move) is won, lost or drawn for the player to move with best play. " +
+	"The start shows the points round the circle, then the centre (B Black, W White, . empty). " +
+	"The random player picks uniformly among its legal moves against a perfect player; its chances are exact sums over every branch, not samples."
+
 // fontFace embeds the charts' font, so that the page needs no other file
 // and draws text with the metrics gonum laid the charts out with. The font
 // is under the SIL Open Font License, which allows embedding.
@@ -103,6 +110,7 @@ func fontFace() template.CSS {
 // overlays, dir being the directory the report is for.
 func newPage(dir, version string, runs []Run, charts map[string][]*chart, overlays []*chart) (*page, error) {
 	pg := &page{Dir: dir, Version: version, FontFace: fontFace()}
+	compare := len(tieredRuns(runs)) > 1
 	for _, r := range runs {
 		figs, err := figures(r.ID, charts[r.ID])
 		if err != nil {
@@ -111,6 +119,13 @@ func newPage(dir, version string, runs []Run, charts map[string][]*chart, overla
 		rel, err := filepath.Rel(dir, r.Dir)
 		if err != nil {
 			rel = r.Dir
+		}
+		if r.Loopy != nil {
+			pg.Runs = append(pg.Runs, runView{
+				ID: r.ID, Game: r.Game(), Board: r.Board(), Dir: filepath.ToSlash(rel), Note: loopyNote,
+				Start: []string{r.Loopy.Start}, Facts: loopyCells(r), Manifest: r.Manifest, Charts: figs,
+			})
+			continue
 		}
 		facts := cells(r)
 		if r.Summary.EdgeRuleJoins == nil {
@@ -121,7 +136,7 @@ func newPage(dir, version string, runs []Run, charts map[string][]*chart, overla
 			ID: r.ID, Game: r.Summary.Game, Board: r.Summary.Board, Dir: filepath.ToSlash(rel),
 			Start: strings.Split(r.Summary.Start, "/"), Facts: facts, Manifest: r.Manifest, Charts: figs,
 		})
-		if len(runs) > 1 {
+		if compare {
 			pg.Comparison = append(pg.Comparison, rowView{ID: r.ID, Game: r.Summary.Game, Board: r.Summary.Board, Cells: cells(r)})
 		}
 	}
@@ -194,7 +209,8 @@ div.wide figure.chart svg { max-width: 1140px; }
 {{end}}</section>
 {{end}}{{range .Runs}}<section class="run" id="run-{{.ID}}" data-run="{{.ID}}">
 <h2>{{.Game}} {{.Board}}</h2>
-<div class="head">
+{{with .Note}}<p class="note">{{.}}</p>
+{{end}}<div class="head">
 <div><pre class="board" title="start position">{{range .Start}}{{.}}
 {{end}}</pre></div>
 <dl class="run">

@@ -53,8 +53,8 @@ func Write(dir string, o Options) (Output, error) {
 		}
 	}
 	var overlays []*chart
-	if len(runs) > 1 {
-		if overlays, err = overlayCharts(runs); err != nil {
+	if tiered := tieredRuns(runs); len(tiered) > 1 {
+		if overlays, err = overlayCharts(tiered); err != nil {
 			return Output{}, err
 		}
 	}
@@ -91,6 +91,19 @@ func Write(dir string, o Options) (Output, error) {
 		return Output{}, err
 	}
 	return out, nil
+}
+
+// tieredRuns returns the runs of runs that have tiers, which the
+// comparison table and the overlays compare; a loopy game's census has
+// its own section only.
+func tieredRuns(runs []Run) []Run {
+	var tiered []Run
+	for _, r := range runs {
+		if r.Loopy == nil {
+			tiered = append(tiered, r)
+		}
+	}
+	return tiered
 }
 
 // pngNames returns the names of the PNG files in report order: each

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/census-cgt/census/loopy"
 	"github.com/census-cgt/census/schema"
 )
 
@@ -20,7 +21,9 @@ import (
 var ErrNoRuns = errors.New("no census run (no summary.json) under it")
 
 // Run is one census run found on disk: its summary, its tiers, and what its
-// run.json says when the run was written complete.
+// run.json says when the run was written complete. The census of a loopy
+// game has a states table instead of tiers: its summary is Loopy, and
+// Summary and Tiers are empty.
 type Run struct {
 	// ID names the run in the report and in the names of its PNG files:
 	// GAME-BOARD, with a suffix -2, -3 ... when several runs share it.
@@ -29,6 +32,9 @@ type Run struct {
 	Dir     string
 	Summary schema.Summary
 	Tiers   []schema.Tier
+	// Loopy is the summary of a loopy game's census (Mū tōrere), nil for
+	// a tiered run.
+	Loopy *loopy.Summary
 	// Manifest is nil when the directory holds no run.json (a run whose
 	// outputs were copied without it, like the published results).
 	Manifest *Manifest
@@ -47,10 +53,11 @@ type Manifest struct {
 
 // Find returns every run under dir (dir itself included), ordered by game
 // (in the order census lists them), then board size. A run directory is one
-// holding summary.json; it must also hold tiers.parquet. Directories whose
+// holding summary.json; it must also hold tiers.parquet, or states.parquet
+// for the census of a loopy game (Mū tōrere, see loadLoopyRun). Directories whose
 // names start with a dot (census's working data) are not searched. Find
 // returns an error wrapping ErrNoRuns when there is no run, and an error
-// naming the file when a summary.json, tiers.parquet or run.json cannot be
+// naming the file when a summary.json, tiers.parquet, states.parquet or run.json cannot be
 // read or does not describe the same run.
 func Find(dir string) ([]Run, error) {
 	var dirs []string
@@ -74,7 +81,11 @@ func Find(dir string) ([]Run, error) {
 	}
 	runs := make([]Run, 0, len(dirs))
 	for _, d := range dirs {
-		r, err := loadRun(d)
+		load := loadRun
+		if loopyRun(d) {
+			load = loadLoopyRun
+		}
+		r, err := load(d)
 		if err != nil {
 			return nil, err
 		}
@@ -85,29 +96,51 @@ func Find(dir string) ([]Run, error) {
 	return runs, nil
 }
 
+// Game is the run's game, as census names it.
+func (r Run) Game() string {
+	if r.Loopy != nil {
+		return r.Loopy.Game
+	}
+	return r.Summary.Game
+}
+
+// Board is the run's board: ROWSxCOLS, or the points of a loopy game's
+// star with its variant.
+func (r Run) Board() string {
+	if r.Loopy != nil {
+		return r.Loopy.Board
+	}
+	return r.Summary.Board
+}
+
 // gameOrder is the order of census's own listing of the games.
 var gameOrder = map[string]int{"clobber": 0, "domineering": 1, "amazons": 2}
 
 // compareRuns orders by game, then by board area, rows, and directory.
 func compareRuns(a, b Run) int {
-	ga, oka := gameOrder[a.Summary.Game]
-	gb, okb := gameOrder[b.Summary.Game]
+	ga, oka := gameOrder[a.Game()]
+	gb, okb := gameOrder[b.Game()]
 	if !oka {
 		ga = len(gameOrder)
 	}
 	if !okb {
 		gb = len(gameOrder)
 	}
-	ra, ca := boardSize(a.Summary.Board)
-	rb, cb := boardSize(b.Summary.Board)
-	return cmp.Or(cmp.Compare(ga, gb), strings.Compare(a.Summary.Game, b.Summary.Game),
+	ra, ca := boardSize(a.Board())
+	rb, cb := boardSize(b.Board())
+	return cmp.Or(cmp.Compare(ga, gb), strings.Compare(a.Game(), b.Game()),
 		cmp.Compare(ra*ca, rb*cb), cmp.Compare(ra, rb), strings.Compare(a.Dir, b.Dir))
 }
 
-// boardSize parses ROWSxCOLS; a board it cannot parse sorts first.
+// boardSize parses ROWSxCOLS, or N (the points of a star, with a variant
+// after a dash: 8-free-centre) as 1xN; a board it cannot parse sorts first.
 func boardSize(board string) (rows, cols int) {
 	r, c, ok := strings.Cut(board, "x")
 	if !ok {
+		n, _, _ := strings.Cut(board, "-")
+		if n, err := strconv.Atoi(n); err == nil {
+			return 1, n
+		}
 		return 0, 0
 	}
 	rows, err1 := strconv.Atoi(r)
@@ -122,7 +155,7 @@ func boardSize(board string) (rows, cols int) {
 func nameRuns(runs []Run) {
 	seen := map[string]int{}
 	for i := range runs {
-		id := runs[i].Summary.Game + "-" + runs[i].Summary.Board
+		id := runs[i].Game() + "-" + runs[i].Board()
 		if seen[id]++; seen[id] > 1 {
 			id = fmt.Sprintf("%s-%d", id, seen[id])
 		}
