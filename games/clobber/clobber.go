@@ -194,7 +194,7 @@ func (g *Game) Size(k games.PieceKey) int { return bits.OnesCount64(k.Lo) }
 // Picture draws a translated piece.
 func (g *Game) Picture(k games.PieceKey) string {
 	rows, cols := k.Dims()
-	return games.FormatDiagram(rows, cols, func(i int) byte { return cell(k.Lo, i) })
+	return games.FormatDiagramPlanes(rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
 }
 
 // CGSuiteRuleset is the CGSuite expression that builds a Clobber position
@@ -211,20 +211,14 @@ const CGSuiteRuleset = "game.grid.Clobber"
 // and CGSuite's Decomposition splits the grid at empty squares.
 func (g *Game) CGSuite(k games.PieceKey) string {
 	rows, cols := k.Dims()
-	return games.FormatCGSuite(rows, cols, func(i int) byte { return cell(k.Lo, i) })
+	return games.FormatCGSuitePlanes(rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
 }
 
 // Format draws a position.
 func (g *Game) Format(pos uint64) string {
-	return games.FormatDiagram(g.b.Rows, g.b.Cols, func(i int) byte { return cell(pos, i) })
+	return games.FormatDiagramPlanes(g.b.Rows, g.b.Cols, pos&0xffffffff, pos>>32, &cells)
 }
 
-func cell(planes uint64, i int) byte {
-	switch {
-	case planes>>i&1 != 0:
-		return 'x'
-	case planes>>(32+i)&1 != 0:
-		return 'o'
-	}
-	return '.'
-}
+// cells are the characters of a square by its bits in the Black and the
+// White plane; a square in both (no key of a position) draws as Black.
+var cells = [4]byte{'.', 'x', 'o', 'x'}

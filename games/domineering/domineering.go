@@ -135,7 +135,7 @@ func (g *Game) Size(k games.PieceKey) int { return bits.OnesCount64(k.Lo) }
 // Picture draws a region: '.' for its squares, '#' for the rest of its box.
 func (g *Game) Picture(k games.PieceKey) string {
 	rows, cols := k.Dims()
-	return games.FormatDiagram(rows, cols, func(i int) byte { return cell(^k.Lo, i) })
+	return games.FormatDiagramPlanes(rows, cols, ^k.Lo, 0, &cells)
 }
 
 // CGSuiteRuleset is the CGSuite expression that builds a Domineering
@@ -150,17 +150,13 @@ const CGSuiteRuleset = "game.grid.Domineering"
 // on it, so it takes no part in the game.
 func (g *Game) CGSuite(k games.PieceKey) string {
 	rows, cols := k.Dims()
-	return games.FormatCGSuite(rows, cols, func(i int) byte { return cell(^k.Lo, i) })
+	return games.FormatCGSuitePlanes(rows, cols, ^k.Lo, 0, &cells)
 }
 
 // Format draws a position.
 func (g *Game) Format(pos uint64) string {
-	return games.FormatDiagram(g.b.Rows, g.b.Cols, func(i int) byte { return cell(pos, i) })
+	return games.FormatDiagramPlanes(g.b.Rows, g.b.Cols, pos, 0, &cells)
 }
 
-func cell(covered uint64, i int) byte {
-	if covered>>i&1 != 0 {
-		return '#'
-	}
-	return '.'
-}
+// cells are the characters of a square by its bit in the covered plane.
+var cells = [4]byte{'.', '#', '.', '#'}
