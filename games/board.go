@@ -109,12 +109,17 @@ func (b Board) Fill8(seed, within uint64) uint64 {
 // Crop cuts the bounding box of region out of the plane m: it returns the
 // box's size and the cells of m inside it, with row stride cols.
 func (b Board) Crop(region uint64, planes ...*uint64) (rows, cols int) {
-	r0, r1, c0, c1 := b.Rows, -1, b.Cols, -1
-	for x := region; x != 0; x &= x - 1 {
-		i := bits.TrailingZeros64(x)
-		r, c := i/b.Cols, i%b.Cols
-		r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, c), max(c1, c)
+	// The rows come from the lowest and highest squares of region, the
+	// columns from the union of its rows.
+	r0 := bits.TrailingZeros64(region) / b.Cols
+	r1 := (63 - bits.LeadingZeros64(region)) / b.Cols
+	boardRow := uint64(1)<<b.Cols - 1
+	var colsUsed uint64
+	for r := r0; r <= r1; r++ {
+		colsUsed |= region >> (r * b.Cols)
 	}
+	colsUsed &= boardRow
+	c0, c1 := bits.TrailingZeros64(colsUsed), 63-bits.LeadingZeros64(colsUsed)
 	rows, cols = r1-r0+1, c1-c0+1
 	rowMask := uint64(1)<<cols - 1
 	for _, p := range planes {

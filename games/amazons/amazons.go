@@ -144,6 +144,11 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 		if !p.Live {
 			continue
 		}
+		// What is left of the region after an arrow is inside it, so an
+		// arrow can join regions only when the region touches another open
+		// square (see joins), which one test per region rules out for all
+		// its arrows.
+		mayJoin := g.b.Nbrs8(p.Mask)&(open&^p.Mask) != 0
 		for movers := p.Mask & amazons; movers != 0; movers &= movers - 1 {
 			f := bits.TrailingZeros64(movers)
 			from := uint64(1) << f
@@ -173,7 +178,7 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 							if edgeJoin {
 								m.EdgeRuleJoins += weight
 							}
-							if joinLanding || g.joins(p.Mask, arrow, open) {
+							if joinLanding || mayJoin && g.joins(p.Mask, arrow, open) {
 								m.Joins += weight
 							}
 						}

@@ -92,6 +92,11 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 		if !p.Live {
 			continue
 		}
+		// What is left of the region after a placement is inside it, so a
+		// placement can join regions only when the region touches another
+		// empty square, which one test per region rules out for all its
+		// placements.
+		mayJoin := g.b.Nbrs4(p.Mask)&(empty&^p.Mask) != 0
 		// Tops of vertical dominoes, lefts of horizontal ones.
 		vert := p.Mask & (p.Mask >> g.b.Cols)
 		horiz := p.Mask & g.b.West(p.Mask)
@@ -106,7 +111,7 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 				dst = append(dst, pos|domino)
 				m.Moves += weight
 				rest := p.Mask &^ domino
-				if g.b.Nbrs4(rest)&(empty&^domino&^rest) != 0 {
+				if mayJoin && g.b.Nbrs4(rest)&(empty&^domino&^rest) != 0 {
 					m.Joins += weight
 				}
 			}
