@@ -244,9 +244,10 @@ func minImage(best, y uint64, keep uint8) uint64 {
 
 // CanonOrbit is Canon and Orbit of key together, in one pass.
 func (gr Group) CanonOrbit(key uint64) (canon, orbit uint64) {
+	b := gr.bases(key)
 	canon, fixed := key, 1
 	for _, m := range gr.maps[1:] {
-		t := m.Apply(key)
+		t := image(&b, m)
 		if t == key {
 			fixed++
 		}
@@ -257,9 +258,10 @@ func (gr Group) CanonOrbit(key uint64) (canon, orbit uint64) {
 
 // Orbit is the number of distinct keys in the orbit of key.
 func (gr Group) Orbit(key uint64) uint64 {
+	b := gr.bases(key)
 	fixed := 1
 	for _, m := range gr.maps[1:] {
-		if m.Apply(key) == key {
+		if image(&b, m) == key {
 			fixed++
 		}
 	}
@@ -269,14 +271,45 @@ func (gr Group) Orbit(key uint64) uint64 {
 // Images appends the distinct keys of the orbit of key to dst, key first:
 // the positions that a stored representative stands for.
 func (gr Group) Images(key uint64, dst []uint64) []uint64 {
+	b := gr.bases(key)
 	start := len(dst)
 	dst = append(dst, key)
 	for _, m := range gr.maps[1:] {
-		if t := m.Apply(key); !slices.Contains(dst[start:], t) {
+		if t := image(&b, m); !slices.Contains(dst[start:], t) {
 			dst = append(dst, t)
 		}
 	}
 	return dst
+}
+
+// bases are the images of key under the board symmetries of the group's
+// maps, by symmetry, without the colour swap; the others are left 0. They
+// share work as Canon's do.
+func (gr Group) bases(key uint64) (b [8]uint64) {
+	g, keep := gr.geo, &gr.keep
+	b[Identity] = key
+	if keep[HalfTurn] != 0 {
+		b[HalfTurn] = g.halfTurn(key)
+	}
+	if keep[FlipRows]|keep[FlipCols] != 0 {
+		b[FlipRows] = g.flipRows(key)
+		b[FlipCols] = g.halfTurn(b[FlipRows])
+	}
+	if keep[Transpose]|keep[QuarterTurn]|keep[AntiTranspose]|keep[ThreeQuarterTurn] != 0 {
+		b[Transpose] = g.transpose(key)
+		b[AntiTranspose] = g.halfTurn(b[Transpose])
+		b[ThreeQuarterTurn] = g.flipRows(b[Transpose])
+		b[QuarterTurn] = g.halfTurn(b[ThreeQuarterTurn])
+	}
+	return b
+}
+
+// image is the image of a key under m, given the key's bases.
+func image(b *[8]uint64, m *KeyMap) uint64 {
+	if m.Swap {
+		return swapPlanes(b[m.Sym])
+	}
+	return b[m.Sym]
 }
 
 // CanonPiece is the least translated piece of the orbit of k.

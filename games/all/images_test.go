@@ -37,8 +37,24 @@ func TestGroupImages(t *testing.T) {
 					if uint64(len(images)) != gr.Orbit(pos) {
 						t.Fatalf("%s has %d images, orbit of %d", g.Format(pos), len(images), gr.Orbit(pos))
 					}
+					// The orbit one map at a time, as KeyMap.Apply moves
+					// the squares.
+					var want []uint64
+					for _, m := range g.KeyMaps() {
+						if m.Apply(g.Start()) == g.Start() {
+							want = append(want, m.Apply(pos))
+						}
+					}
+					slices.Sort(want)
+					want = slices.Compact(want)
 					sorted := slices.Clone(images)
 					slices.Sort(sorted)
+					if !slices.Equal(sorted, want) {
+						t.Fatalf("images of %s are %v, the maps give %v", g.Format(pos), sorted, want)
+					}
+					if c, o := gr.CanonOrbit(pos); c != want[0] || o != uint64(len(want)) {
+						t.Fatalf("CanonOrbit(%s) = %d, %d; want %d, %d", g.Format(pos), c, o, want[0], len(want))
+					}
 					if c := gr.Canon(pos); c != sorted[0] {
 						t.Fatalf("Canon(%s) = %s, the least image is %s", g.Format(pos), g.Format(c), g.Format(sorted[0]))
 					}
