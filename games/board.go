@@ -83,10 +83,30 @@ func (b Board) Nbrs8(m uint64) uint64 {
 }
 
 // Fill4 is the orthogonally connected component of within that holds seed.
+//
+// Each round fills whole runs of within along the rows, both ways, by
+// doubling steps (which cover runs of up to 8 squares at once, and longer
+// ones over several rounds), then takes one step up and down; the rounds
+// stop when nothing changes.
 func (b Board) Fill4(seed, within uint64) uint64 {
+	// e1 are the squares that can be reached from their west neighbour, e2
+	// from the one two squares west through e1, e4 likewise; w1, w2, w4
+	// the same eastward.
+	e1 := within & b.notFirst
+	e2 := e1 & (e1 << 1)
+	e4 := e2 & (e2 << 2)
+	w1 := within & b.notLast
+	w2 := w1 & (w1 >> 1)
+	w4 := w2 & (w2 >> 2)
 	x := seed & within
 	for {
-		y := (x | b.Nbrs4(x)) & within
+		y := x | e1&(x<<1)
+		y |= e2 & (y << 2)
+		y |= e4 & (y << 4)
+		y |= w1 & (y >> 1)
+		y |= w2 & (y >> 2)
+		y |= w4 & (y >> 4)
+		y |= (y<<b.Cols | y>>b.Cols) & within
 		if y == x {
 			return x
 		}
