@@ -83,10 +83,30 @@ func (b Board) Nbrs8(m uint64) uint64 {
 }
 
 // Fill4 is the orthogonally connected component of within that holds seed.
+//
+// Each round fills whole runs of within along the rows, both ways, by
+// doubling steps (which cover runs of up to 8 squares at once, and longer
+// ones over several rounds), then takes one step up and down; the rounds
+// stop when nothing changes.
 func (b Board) Fill4(seed, within uint64) uint64 {
+	// e1 are the squares that can be reached from their west neighbour, e2
+	// from the one two squares west through e1, e4 likewise; w1, w2, w4
+	// the same eastward.
+	e1 := within & b.notFirst
+	e2 := e1 & (e1 << 1)
+	e4 := e2 & (e2 << 2)
+	w1 := within & b.notLast
+	w2 := w1 & (w1 >> 1)
+	w4 := w2 & (w2 >> 2)
 	x := seed & within
 	for {
-		y := (x | b.Nbrs4(x)) & within
+		y := x | e1&(x<<1)
+		y |= e2 & (y << 2)
+		y |= e4 & (y << 4)
+		y |= w1 & (y >> 1)
+		y |= w2 & (y >> 2)
+		y |= w4 & (y >> 4)
+		y |= (y<<b.Cols | y>>b.Cols) & within
 		if y == x {
 			return x
 		}
@@ -109,12 +129,17 @@ func (b Board) Fill8(seed, within uint64) uint64 {
 // Crop cuts the bounding box of region out of the plane m: it returns the
 // box's size and the cells of m inside it, with row stride cols.
 func (b Board) Crop(region uint64, planes ...*uint64) (rows, cols int) {
-	r0, r1, c0, c1 := b.Rows, -1, b.Cols, -1
-	for x := region; x != 0; x &= x - 1 {
-		i := bits.TrailingZeros64(x)
-		r, c := i/b.Cols, i%b.Cols
-		r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, c), max(c1, c)
+	// The rows come from the lowest and highest squares of region, the
+	// columns from the union of its rows.
+	r0 := bits.TrailingZeros64(region) / b.Cols
+	r1 := (63 - bits.LeadingZeros64(region)) / b.Cols
+	boardRow := uint64(1)<<b.Cols - 1
+	var colsUsed uint64
+	for r := r0; r <= r1; r++ {
+		colsUsed |= region >> (r * b.Cols)
 	}
+	colsUsed &= boardRow
+	c0, c1 := bits.TrailingZeros64(colsUsed), 63-bits.LeadingZeros64(colsUsed)
 	rows, cols = r1-r0+1, c1-c0+1
 	rowMask := uint64(1)<<cols - 1
 	for _, p := range planes {

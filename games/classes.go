@@ -34,12 +34,74 @@ func Classes(k PieceKey, group []Symmetry, planes int, negate func(PieceKey) Pie
 	return sym, neg, sym == symNeg
 }
 
+// minOver is the least image of k under the symmetries of group.
 func minOver(k PieceKey, group []Symmetry, planes int) PieceKey {
-	best := Transform(k, group[0], planes)
+	rows, cols := k.Dims()
+	if rows > 8 || cols > 8 {
+		best := Transform(k, group[0], planes)
+		for _, s := range group[1:] {
+			if t := Transform(k, s, planes); t.Less(best) {
+				best = t
+			}
+		}
+		return best
+	}
+	e := embedPiece(k, planes)
+	best := e.image(group[0], rows, cols, false)
 	for _, s := range group[1:] {
-		if t := Transform(k, s, planes); t.Less(best) {
+		if t := e.image(s, rows, cols, false); t.less(best) {
 			best = t
 		}
 	}
-	return best
+	return best.key(planes)
+}
+
+// embedded is a translated piece of at most 8 x 8 spread over 8 x 8 boards
+// (see embed8), one word per plane. Spreading keeps the order of keys of
+// one box, so images of a piece are compared embedded and only the least
+// is packed back into a PieceKey.
+type embedded struct {
+	hi     uint64 // the box, as PieceKey.Hi
+	p0, p1 uint64 // the low and the high plane (p1 is 0 for one plane)
+}
+
+// embedPiece spreads k, whose box is at most 8 x 8.
+func embedPiece(k PieceKey, planes int) embedded {
+	rows, cols := k.Dims()
+	if planes == 1 {
+		return embedded{hi: k.Hi, p0: embed8(k.Lo, rows, cols)}
+	}
+	return embedded{hi: k.Hi, p0: embed8(k.Lo&0xffffffff, rows, cols), p1: embed8(k.Lo>>32, rows, cols)}
+}
+
+// image maps e (a rows x cols box) through s, and exchanges the planes
+// when swap is set.
+func (e embedded) image(s Symmetry, rows, cols int, swap bool) embedded {
+	nr, nc := s.Dims(rows, cols)
+	t := embedded{hi: uint64(nr)<<8 | uint64(nc), p0: s.apply8(e.p0, rows, cols), p1: s.apply8(e.p1, rows, cols)}
+	if swap {
+		t.p0, t.p1 = t.p1, t.p0
+	}
+	return t
+}
+
+// less orders embedded pieces as their PieceKeys order.
+func (e embedded) less(o embedded) bool {
+	if e.hi != o.hi {
+		return e.hi < o.hi
+	}
+	if e.p1 != o.p1 {
+		return e.p1 < o.p1
+	}
+	return e.p0 < o.p0
+}
+
+// key packs e back into a PieceKey.
+func (e embedded) key(planes int) PieceKey {
+	rows, cols := int(e.hi>>8), int(e.hi&0xff)
+	lo := gather8(e.p0, rows, cols)
+	if planes == 2 {
+		lo |= gather8(e.p1, rows, cols) << 32
+	}
+	return PieceKey{Hi: e.hi, Lo: lo}
 }

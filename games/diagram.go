@@ -48,3 +48,38 @@ func formatRows(rows, cols int, sep byte, cell func(i int) byte) string {
 	}
 	return sb.String()
 }
+
+// FormatDiagramPlanes draws a rows x cols rectangle whose square i has the
+// character chars[p0>>i&1 | (p1>>i&1)<<1]: FormatDiagram for the games
+// whose keys hold one bit per square in each of one or two planes, without
+// a call per square.
+func FormatDiagramPlanes(rows, cols int, p0, p1 uint64, chars *[4]byte) string {
+	return formatPlanes(rows, cols, '/', p0, p1, chars)
+}
+
+// FormatCGSuitePlanes is FormatCGSuite as FormatDiagramPlanes is
+// FormatDiagram.
+func FormatCGSuitePlanes(rows, cols int, p0, p1 uint64, chars *[4]byte) string {
+	return formatPlanes(rows, cols, CGSuiteRowSeparator, p0, p1, chars)
+}
+
+// formatPlanes draws into a buffer on the stack for boards of up to 64
+// squares, so that the string is the only allocation.
+func formatPlanes(rows, cols int, sep byte, p0, p1 uint64, chars *[4]byte) string {
+	var stack [128]byte
+	buf := stack[:0]
+	if n := rows * (cols + 1); n > len(stack) {
+		buf = make([]byte, 0, n)
+	}
+	for r := 0; r < rows; r++ {
+		if r > 0 {
+			buf = append(buf, sep)
+		}
+		a, b := p0>>(r*cols), p1>>(r*cols)
+		for c := 0; c < cols; c++ {
+			buf = append(buf, chars[a&1|b&1<<1])
+			a, b = a>>1, b>>1
+		}
+	}
+	return string(buf)
+}

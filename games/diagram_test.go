@@ -2,6 +2,7 @@ package games
 
 import (
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -66,5 +67,25 @@ func TestFormatDiagram(t *testing.T) {
 				t.Errorf("FormatDiagram(%d, %d) = %q, want %q", tc.rows, tc.cols, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestFormatPlanesAgreesWithFormat checks the drawing of planes against
+// the drawing that asks for each square, on boards up to 64 squares.
+func TestFormatPlanesAgreesWithFormat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	chars := [4]byte{'.', 'x', 'o', '#'}
+	for _, rc := range [][2]int{{1, 1}, {2, 3}, {4, 5}, {1, 32}, {8, 8}, {1, 64}, {64, 1}} {
+		rows, cols := rc[0], rc[1]
+		for i := 0; i < 20; i++ {
+			p0, p1 := rng.Uint64(), rng.Uint64()
+			cell := func(i int) byte { return chars[p0>>i&1|(p1>>i&1)<<1] }
+			if got, want := FormatDiagramPlanes(rows, cols, p0, p1, &chars), FormatDiagram(rows, cols, cell); got != want {
+				t.Fatalf("%dx%d: FormatDiagramPlanes = %q, want %q", rows, cols, got, want)
+			}
+			if got, want := FormatCGSuitePlanes(rows, cols, p0, p1, &chars), FormatCGSuite(rows, cols, cell); got != want {
+				t.Fatalf("%dx%d: FormatCGSuitePlanes = %q, want %q", rows, cols, got, want)
+			}
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package games
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // A KeyMap is a symmetry of the rules acting on position keys: a symmetry
 // of the board, possibly followed by the colour swap (exchanging the two
@@ -12,9 +15,7 @@ type KeyMap struct {
 	// symmetric class: the colour swap, or for Domineering a transpose.
 	Negates bool
 	planes  int
-	// table[i][b] is the image of byte i of a key having the value b.
-	table [8][256]uint64
-	bytes []int // the bytes of a key that can be non-zero
+	geo     *geometry
 }
 
 // NewKeyMap builds the map of key bits that moves square (r, c) as s does
@@ -22,54 +23,107 @@ type KeyMap struct {
 // s must map the board onto itself (a square board for the symmetries
 // that exchange rows and columns).
 func NewKeyMap(b Board, s Symmetry, swap bool, planes int) *KeyMap {
-	m := &KeyMap{Sym: s, Swap: swap, planes: planes}
-	dest := func(bit int) int {
-		plane, sq := 0, bit
-		if planes == 2 {
-			plane, sq = bit/32, bit%32
-		}
-		r, c := s.Map(sq/b.Cols, sq%b.Cols, b.Rows, b.Cols)
-		out := r*b.Cols + c
-		if planes == 2 {
-			if swap {
-				plane = 1 - plane
-			}
-			out += 32 * plane
-		}
-		return out
-	}
-	used := map[int]bool{}
-	for bit := 0; bit < 64; bit++ {
-		sq := bit
-		if planes == 2 {
-			sq = bit % 32
-		}
-		if sq >= b.Squares() {
-			continue
-		}
-		used[bit/8] = true
-		for v := 0; v < 256; v++ {
-			if v>>(bit%8)&1 != 0 {
-				m.table[bit/8][v] |= 1 << dest(bit)
-			}
-		}
-	}
-	for i := 0; i < 8; i++ {
-		if used[i] {
-			m.bytes = append(m.bytes, i)
-		}
-	}
-	return m
+	return &KeyMap{Sym: s, Swap: swap, planes: planes, geo: newGeometry(b, planes)}
 }
 
 // Apply maps a position key (or an in-place piece key, which has the same
 // layout).
 func (m *KeyMap) Apply(key uint64) uint64 {
-	var out uint64
-	for _, i := range m.bytes {
-		out |= m.table[i][byte(key>>(8*i))]
+	g := m.geo
+	switch m.Sym {
+	case FlipRows:
+		key = g.flipRows(key)
+	case FlipCols:
+		key = g.flipCols(key)
+	case HalfTurn:
+		key = g.halfTurn(key)
+	case Transpose:
+		key = g.transpose(key)
+	case QuarterTurn:
+		key = g.flipCols(g.transpose(key))
+	case AntiTranspose:
+		key = g.halfTurn(g.transpose(key))
+	case ThreeQuarterTurn:
+		key = g.flipRows(g.transpose(key))
 	}
+	if m.Swap {
+		key = swapPlanes(key)
+	}
+	return key
+}
+
+// swapPlanes exchanges the two 32-bit planes of a key.
+func swapPlanes(key uint64) uint64 { return bits.RotateLeft64(key, 32) }
+
+// A deltaSwap exchanges every bit i of mask with bit i+shift.
+type deltaSwap struct {
+	mask  uint64
+	shift uint8
+}
+
+// swaps applies a list of delta swaps to x.
+func swaps(x uint64, ds []deltaSwap) uint64 {
+	for _, d := range ds {
+		t := (x>>d.shift ^ x) & d.mask
+		x ^= t ^ t<<d.shift
+	}
+	return x
+}
+
+// geometry holds the word operations that move the squares of one board in
+// a key: flipping its rows and its columns by delta swaps (one per distance
+// a square moves), turning it half round by reversing the word, and for a
+// square board transposing it by delta swaps. Each acts on both planes of a
+// two-plane key at once.
+type geometry struct {
+	planes, squares int
+	rows, cols, tr  []deltaSwap
+}
+
+func newGeometry(b Board, planes int) *geometry {
+	g := &geometry{planes: planes, squares: b.Squares()}
+	g.rows = involution(b, planes, FlipRows)
+	g.cols = involution(b, planes, FlipCols)
+	if b.Rows == b.Cols {
+		g.tr = involution(b, planes, Transpose)
+	}
+	return g
+}
+
+// involution returns the delta swaps that move the squares of b as s does,
+// for an s that is its own inverse: the pairs of squares s exchanges are
+// grouped by their distance, one swap per distance.
+func involution(b Board, planes int, s Symmetry) []deltaSwap {
+	masks := map[int]uint64{}
+	for sq := 0; sq < b.Squares(); sq++ {
+		r, c := s.Map(sq/b.Cols, sq%b.Cols, b.Rows, b.Cols)
+		if to := r*b.Cols + c; to > sq {
+			masks[to-sq] |= 1 << sq
+		}
+	}
+	var out []deltaSwap
+	for d, m := range masks {
+		if planes == 2 {
+			m |= m << 32
+		}
+		out = append(out, deltaSwap{mask: m, shift: uint8(d)})
+	}
+	slices.SortFunc(out, func(a, b deltaSwap) int { return int(a.shift) - int(b.shift) })
 	return out
+}
+
+func (g *geometry) flipRows(x uint64) uint64  { return swaps(x, g.rows) }
+func (g *geometry) flipCols(x uint64) uint64  { return swaps(x, g.cols) }
+func (g *geometry) transpose(x uint64) uint64 { return swaps(x, g.tr) }
+
+// halfTurn takes square i to squares-1-i. Reversing the word does that to
+// a one-plane key, up to a shift; to a two-plane key it does it with the
+// planes exchanged, which a rotation undoes.
+func (g *geometry) halfTurn(x uint64) uint64 {
+	if g.planes == 1 {
+		return bits.Reverse64(x) >> (64 - g.squares)
+	}
+	return swapPlanes(bits.Reverse64(x) >> (32 - g.squares))
 }
 
 // ApplyPiece maps a translated piece.
@@ -106,19 +160,29 @@ func BoardMaps(b Board, planes int, withSwap, transposeNegates bool) []*KeyMap {
 // one orbit are counted once, weighted by the orbit's size.
 type Group struct {
 	maps []*KeyMap // the identity first
+	geo  *geometry
+	// keep[s] says which images under symmetry s the group holds: bit 0
+	// the image itself, bit 1 the image with the colours swapped.
+	keep [8]uint8
 }
 
 // StartGroup is the subgroup of the game's key maps that fix its start; with
 // on false it is the identity alone, and the census counts plainly.
 func StartGroup(g Game, on bool) Group {
 	all := g.KeyMaps()
-	gr := Group{maps: all[:1]}
-	if !on {
-		return gr
+	gr := Group{maps: all[:1], geo: all[0].geo}
+	if on {
+		for _, m := range all[1:] {
+			if m.Apply(g.Start()) == g.Start() {
+				gr.maps = append(gr.maps, m)
+			}
+		}
 	}
-	for _, m := range all[1:] {
-		if m.Apply(g.Start()) == g.Start() {
-			gr.maps = append(gr.maps, m)
+	for _, m := range gr.maps[1:] {
+		if m.Swap {
+			gr.keep[m.Sym] |= 2
+		} else {
+			gr.keep[m.Sym] |= 1
 		}
 	}
 	return gr
@@ -127,20 +191,63 @@ func StartGroup(g Game, on bool) Group {
 // Size is the number of maps of the group.
 func (gr Group) Size() int { return len(gr.maps) }
 
-// Canon is the least key of the orbit of key.
+// Canon is the least key of the orbit of key. It computes each image once
+// and shares the work between them: the column flip is the half turn of the
+// row flip, and the symmetries that exchange rows and columns are the
+// others after a transpose.
 func (gr Group) Canon(key uint64) uint64 {
+	g, keep := gr.geo, &gr.keep
 	best := key
-	for _, m := range gr.maps[1:] {
-		best = min(best, m.Apply(key))
+	if keep[Identity] != 0 {
+		best = minImage(best, key, keep[Identity])
+	}
+	if keep[HalfTurn] != 0 {
+		best = minImage(best, g.halfTurn(key), keep[HalfTurn])
+	}
+	if keep[FlipRows] == 0 && keep[FlipCols] != 0 {
+		best = minImage(best, g.flipCols(key), keep[FlipCols])
+	} else if keep[FlipRows] != 0 {
+		r := g.flipRows(key)
+		best = minImage(best, r, keep[FlipRows])
+		if keep[FlipCols] != 0 {
+			best = minImage(best, g.halfTurn(r), keep[FlipCols])
+		}
+	}
+	if keep[Transpose]|keep[QuarterTurn]|keep[AntiTranspose]|keep[ThreeQuarterTurn] != 0 {
+		t := g.transpose(key)
+		best = minImage(best, t, keep[Transpose])
+		if keep[AntiTranspose] != 0 {
+			best = minImage(best, g.halfTurn(t), keep[AntiTranspose])
+		}
+		if keep[QuarterTurn]|keep[ThreeQuarterTurn] != 0 {
+			rt := g.flipRows(t)
+			best = minImage(best, rt, keep[ThreeQuarterTurn])
+			if keep[QuarterTurn] != 0 {
+				best = minImage(best, g.halfTurn(rt), keep[QuarterTurn])
+			}
+		}
+	}
+	return best
+}
+
+// minImage is the least of best and the images of y that keep asks for
+// (see Group.keep).
+func minImage(best, y uint64, keep uint8) uint64 {
+	if keep&1 != 0 {
+		best = min(best, y)
+	}
+	if keep&2 != 0 {
+		best = min(best, swapPlanes(y))
 	}
 	return best
 }
 
 // CanonOrbit is Canon and Orbit of key together, in one pass.
 func (gr Group) CanonOrbit(key uint64) (canon, orbit uint64) {
+	b := gr.bases(key)
 	canon, fixed := key, 1
 	for _, m := range gr.maps[1:] {
-		t := m.Apply(key)
+		t := image(&b, m)
 		if t == key {
 			fixed++
 		}
@@ -151,9 +258,10 @@ func (gr Group) CanonOrbit(key uint64) (canon, orbit uint64) {
 
 // Orbit is the number of distinct keys in the orbit of key.
 func (gr Group) Orbit(key uint64) uint64 {
+	b := gr.bases(key)
 	fixed := 1
 	for _, m := range gr.maps[1:] {
-		if m.Apply(key) == key {
+		if image(&b, m) == key {
 			fixed++
 		}
 	}
@@ -163,25 +271,68 @@ func (gr Group) Orbit(key uint64) uint64 {
 // Images appends the distinct keys of the orbit of key to dst, key first:
 // the positions that a stored representative stands for.
 func (gr Group) Images(key uint64, dst []uint64) []uint64 {
+	b := gr.bases(key)
 	start := len(dst)
 	dst = append(dst, key)
 	for _, m := range gr.maps[1:] {
-		if t := m.Apply(key); !slices.Contains(dst[start:], t) {
+		if t := image(&b, m); !slices.Contains(dst[start:], t) {
 			dst = append(dst, t)
 		}
 	}
 	return dst
 }
 
+// bases are the images of key under the board symmetries of the group's
+// maps, by symmetry, without the colour swap; the others are left 0. They
+// share work as Canon's do.
+func (gr Group) bases(key uint64) (b [8]uint64) {
+	g, keep := gr.geo, &gr.keep
+	b[Identity] = key
+	if keep[HalfTurn] != 0 {
+		b[HalfTurn] = g.halfTurn(key)
+	}
+	if keep[FlipRows]|keep[FlipCols] != 0 {
+		b[FlipRows] = g.flipRows(key)
+		b[FlipCols] = g.halfTurn(b[FlipRows])
+	}
+	if keep[Transpose]|keep[QuarterTurn]|keep[AntiTranspose]|keep[ThreeQuarterTurn] != 0 {
+		b[Transpose] = g.transpose(key)
+		b[AntiTranspose] = g.halfTurn(b[Transpose])
+		b[ThreeQuarterTurn] = g.flipRows(b[Transpose])
+		b[QuarterTurn] = g.halfTurn(b[ThreeQuarterTurn])
+	}
+	return b
+}
+
+// image is the image of a key under m, given the key's bases.
+func image(b *[8]uint64, m *KeyMap) uint64 {
+	if m.Swap {
+		return swapPlanes(b[m.Sym])
+	}
+	return b[m.Sym]
+}
+
 // CanonPiece is the least translated piece of the orbit of k.
 func (gr Group) CanonPiece(k PieceKey) PieceKey {
-	best := k
+	rows, cols := k.Dims()
+	if rows > 8 || cols > 8 {
+		best := k
+		for _, m := range gr.maps[1:] {
+			if t := m.ApplyPiece(k); t.Less(best) {
+				best = t
+			}
+		}
+		return best
+	}
+	planes := gr.maps[0].planes
+	e := embedPiece(k, planes)
+	best := e
 	for _, m := range gr.maps[1:] {
-		if t := m.ApplyPiece(k); t.Less(best) {
+		if t := e.image(m.Sym, rows, cols, m.Swap); t.less(best) {
 			best = t
 		}
 	}
-	return best
+	return best.key(planes)
 }
 
 // Image is one piece of an orbit, and whether the map that gave it

@@ -57,7 +57,9 @@ func TestSymmetryMapByHand(t *testing.T) {
 	}
 }
 
-var rects = [][2]int{{1, 1}, {1, 4}, {4, 1}, {2, 3}, {3, 2}, {3, 3}, {4, 4}, {3, 5}, {4, 8}, {8, 4}, {8, 8}}
+// rects are boxes up to 8 x 8, mapped by word operations, and beyond, mapped
+// square by square.
+var rects = [][2]int{{1, 1}, {1, 4}, {4, 1}, {2, 3}, {3, 2}, {3, 3}, {4, 4}, {3, 5}, {5, 6}, {6, 5}, {7, 7}, {4, 8}, {8, 4}, {8, 8}, {1, 32}, {32, 1}, {2, 12}, {9, 7}}
 
 func TestSymmetryMapIsBijection(t *testing.T) {
 	for _, rc := range rects {

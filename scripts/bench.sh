@@ -2,7 +2,8 @@
 # bench.sh times whole censuses and the reference enumerator on a list of
 # boards and prints a markdown table.
 #
-# usage: scripts/bench.sh [-n N] [--ref-runs N] [--large] [--no-ref] [BOARD...]
+# usage: scripts/bench.sh [-n N] [--ref-runs N] [--large] [--no-ref]
+#                         [--baseline REV] [BOARD...]
 #
 #   BOARD     a game and a board, as "GAME BOARD", GAME:BOARD or two
 #             arguments GAME BOARD (e.g. clobber 4x4 domineering:5x6);
@@ -14,21 +15,30 @@
 #             minutes on amazons 4x4
 #   --large   add clobber 4x5 to the default list
 #   --no-ref  skip the reference enumerator
+#   --baseline REV  compare census at REV (a commit, tag or branch) with
+#             census built from this checkout instead: both run on every
+#             board, alternately (REV, this, REV, this, ...), N times each,
+#             and the table gives per board the median wall time, the
+#             median user+sys CPU time and the largest peak RSS of each,
+#             and their ratios. REV is checked out with `git worktree add`
+#             into the temporary directory and removed afterwards. The
+#             reference enumerator does not run.
 #
 # Both commands are built from this checkout into a temporary directory.
 # census runs as `census run GAME BOARD --out TMP --quiet --metrics-addr ''
 # --json`, the reference (internal/refcensus/refrun, boards of at most 16
-# squares only) as `refrun GAME BOARD`, each under GNU time. The script
-# exits non-zero when a build or a run fails, or when runs disagree on the
-# counts.
+# squares only) as `refrun GAME BOARD`, each under GNU time (/usr/bin/time;
+# Debian and Ubuntu: apt-get install time). The script exits non-zero when a
+# build or a run fails, or when runs disagree on the counts.
 set -euo pipefail
 
-usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; }
 
 runs=3
 refruns=""
 large=0
 ref=1
+baseline=""
 boards=()
 games_re='^(clobber|domineering|amazons)$'
 board_re='^[0-9]+x[0-9]+$'
@@ -47,6 +57,11 @@ while [ $# -gt 0 ]; do
 		;;
 	--large) large=1; shift ;;
 	--no-ref) ref=0; shift ;;
+	--baseline)
+		[ $# -ge 2 ] && [ -n "$2" ] || { echo "bench.sh: --baseline needs a revision" >&2; exit 2; }
+		baseline=$2
+		shift 2
+		;;
 	-h | --help) usage; exit 0 ;;
 	-*) echo "bench.sh: unknown flag $1" >&2; usage >&2; exit 2 ;;
 	*)
@@ -96,9 +111,119 @@ fi
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/census-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+cleanup() {
+	if [ -d "$tmp/base-src" ]; then
+		git -C "$root" worktree remove --force "$tmp/base-src" >/dev/null 2>&1 || true
+	fi
+	rm -rf "$tmp"
+	git -C "$root" worktree prune >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+
+# baseline_main builds census at $baseline and from this checkout, runs
+# both on every board alternately and prints the table of ratios.
+baseline_main() {
+	local base_rev base_short head_desc
+	if ! base_rev=$(git -C "$root" rev-parse --verify --quiet "$baseline^{commit}"); then
+		echo "bench.sh: --baseline $baseline: not a revision of this repository" >&2
+		exit 2
+	fi
+	base_short=$(git -C "$root" rev-parse --short "$base_rev")
+	head_desc=$(git -C "$root" rev-parse --short HEAD)
+	if [ -n "$(git -C "$root" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+		head_desc="$head_desc (with uncommitted changes)"
+	fi
+	echo "building census at $base_short and from this checkout ..." >&2
+	git -C "$root" worktree add --quiet --detach "$tmp/base-src" "$base_rev"
+	(cd "$tmp/base-src" && go build -o "$tmp/census-base" ./cmd/census)
+	git -C "$root" worktree remove --force "$tmp/base-src"
+	go build -o "$tmp/census-head" ./cmd/census
+
+	local model mem
+	model=$(grep -m1 '^model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')
+	mem=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo 2>/dev/null)
+	echo "# census against a baseline"
+	echo
+	echo "- baseline: $base_short; this: $head_desc"
+	echo "- machine: $(nproc) CPUs, ${model:-unknown model}, ${mem:-unknown memory}; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+	echo "- $(go version)"
+	echo "- runs: $runs of each, alternating; median wall and user+sys CPU time, largest peak RSS"
+	echo
+
+	local failed=0 rows=() gb game board i v counts c
+	for gb in "${boards[@]}"; do
+		read -r game board <<<"$gb"
+		: >"$tmp/times-base"
+		: >"$tmp/times-head"
+		counts=""
+		for ((i = 1; i <= runs; i++)); do
+			for v in base head; do
+				echo "census ($v) $game $board, run $i of $runs ..." >&2
+				rm -rf "$tmp/out"
+				if ! $TIME -f '%e %U %S %M' -o "$tmp/time" "$tmp/census-$v" run "$game" "$board" --out "$tmp/out" --quiet --metrics-addr '' --json >"$tmp/stdout" 2>"$tmp/stderr"; then
+					echo "bench.sh: census ($v) $game $board failed:" >&2
+					sed 's/^/  /' "$tmp/stderr" "$tmp/time" >&2
+					failed=1
+					rows+=("| $game | $board | census ($v) failed | | | | | | | | | |")
+					continue 3
+				fi
+				tail -n1 "$tmp/time" >>"$tmp/times-$v"
+				if ! c=$(json_counts "$tmp/stdout"); then
+					echo "bench.sh: census ($v) $game $board: no positions and moves in its JSON" >&2
+					failed=1
+					rows+=("| $game | $board | no counts in the JSON | | | | | | | | | |")
+					continue 3
+				fi
+				if [ -n "$counts" ] && [ "$c" != "$counts" ]; then
+					echo "bench.sh: $game $board: runs disagree: $counts, then $c ($v)" >&2
+					failed=1
+				fi
+				counts=$c
+			done
+		done
+		rm -rf "$tmp/out"
+		local positions moves bw bc br hw hc hr
+		read -r positions moves <<<"$counts"
+		read -r bw bc br <<<"$(summarise_cpu "$tmp/times-base")"
+		read -r hw hc hr <<<"$(summarise_cpu "$tmp/times-head")"
+		rows+=("| $game | $board | $positions | $bw | $hw | $(ratio "$bw" "$hw") | $bc | $hc | $(ratio "$bc" "$hc") | $(ratio "$hc" "$hw") | $br | $hr | $(ratio "$hr" "$br") |")
+	done
+
+	echo "| game | board | positions | wall s $base_short | wall s this | wall speed-up | CPU s $base_short | CPU s this | CPU ratio | this CPU/wall | RSS MiB $base_short | RSS MiB this | RSS this/$base_short |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	local r
+	for r in ${rows[@]+"${rows[@]}"}; do
+		echo "$r"
+	done
+	if [ $failed != 0 ]; then
+		echo >&2
+		echo "bench.sh: some runs failed or disagreed (see above)" >&2
+		return 1
+	fi
+}
+
+# summarise_cpu FILE: the median wall, the median user+sys CPU and the
+# largest peak RSS of the "WALL USER SYS RSS_KB" lines of FILE, as
+# "WALL CPU RSS_MIB".
+summarise_cpu() {
+	awk '{ print $1, $2 + $3, $4 }' "$1" | awk '
+		{ w[NR] = $1; c[NR] = $2; if ($3 > rss) rss = $3 }
+		function median(a, n,    i, j, t) {
+			for (i = 2; i <= n; i++)
+				for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+			return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+		}
+		END { printf "%.2f %.2f %.0f\n", median(w, NR), median(c, NR), rss / 1024 }'
+}
+
+# ratio A B: A/B to two decimals, or "-" when B is 0.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) print "-"; else printf "%.2f", a / b }'; }
 
 cd "$root"
+if [ -n "$baseline" ]; then
+	baseline_main
+	exit $?
+fi
 echo "building census and refrun ..." >&2
 go build -o "$tmp/census" ./cmd/census
 go build -o "$tmp/refrun" ./internal/refcensus/refrun

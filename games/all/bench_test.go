@@ -27,6 +27,7 @@ var benchBoards = []struct{ game, board string }{
 	{"clobber", "4x4"},
 	{"domineering", "5x6"},
 	{"amazons", "4x4"},
+	{"clobber", "4x5"},
 }
 
 // benchPerTier is how many positions of each tier the sample keeps.
@@ -319,5 +320,49 @@ func BenchmarkPositionKernel(b *testing.B) {
 		}
 		benchSink += sink
 		reportRate(b, n, "positions/s")
+	})
+}
+
+// BenchmarkSuccessors measures what a tier job does per successor: one op
+// expands one position (its pieces precomputed) and takes the canonical key
+// of every successor under the start's group. It reports successors
+// canonicalised per second on the one core the benchmark runs on.
+func BenchmarkSuccessors(b *testing.B) {
+	forEachBoard(b, func(b *testing.B, s *benchSample) {
+		gr := games.StartGroup(s.g, true)
+		m := games.NewMoveStats(s.g.Name() == "clobber")
+		dst := make([]uint64, 0, 4096)
+		var sink uint64
+		n, succ := 0, 0
+		for b.Loop() {
+			i := n % len(s.pos)
+			dst = s.g.Expand(s.pos[i], s.pcs[i], dst[:0], m, 1)
+			for _, q := range dst {
+				sink ^= gr.Canon(q)
+			}
+			succ += len(dst)
+			n++
+		}
+		benchSink += sink
+		reportRate(b, succ, "succ/s/core")
+		b.ReportMetric(float64(gr.Size()), "maps")
+	})
+}
+
+// BenchmarkPieceRow measures what the piece reduction asks of a game per
+// distinct piece: its classes, its size, its picture and its CGSuite grid.
+func BenchmarkPieceRow(b *testing.B) {
+	forEachBoard(b, func(b *testing.B, s *benchSample) {
+		var sink uint64
+		n := 0
+		for b.Loop() {
+			k := s.translated[n%len(s.translated)]
+			sym, neg, _ := s.g.Classes(k)
+			sink ^= sym.Lo + neg.Lo + uint64(s.g.Size(k))
+			sink += uint64(len(s.g.Picture(k)) + len(s.g.CGSuite(k)))
+			n++
+		}
+		benchSink += sink
+		reportRate(b, n, "pieces/s")
 	})
 }

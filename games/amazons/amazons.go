@@ -144,6 +144,11 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 		if !p.Live {
 			continue
 		}
+		// What is left of the region after an arrow is inside it, so an
+		// arrow can join regions only when the region touches another open
+		// square (see joins), which one test per region rules out for all
+		// its arrows.
+		mayJoin := g.b.Nbrs8(p.Mask)&(open&^p.Mask) != 0
 		for movers := p.Mask & amazons; movers != 0; movers &= movers - 1 {
 			f := bits.TrailingZeros64(movers)
 			from := uint64(1) << f
@@ -173,7 +178,7 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 							if edgeJoin {
 								m.EdgeRuleJoins += weight
 							}
-							if joinLanding || g.joins(p.Mask, arrow, open) {
+							if joinLanding || mayJoin && g.joins(p.Mask, arrow, open) {
 								m.Joins += weight
 							}
 						}
@@ -217,7 +222,7 @@ func (g *Game) Size(k games.PieceKey) int {
 // Picture draws a translated region.
 func (g *Game) Picture(k games.PieceKey) string {
 	rows, cols := k.Dims()
-	return games.FormatDiagram(rows, cols, func(i int) byte { return cell(k.Lo, i) })
+	return games.FormatDiagramPlanes(rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
 }
 
 // CGSuiteRuleset is the CGSuite expression that builds an Amazons position
@@ -234,22 +239,14 @@ const CGSuiteRuleset = "game.grid.Amazons"
 // the game. The key already holds such cells as burnt.
 func (g *Game) CGSuite(k games.PieceKey) string {
 	rows, cols := k.Dims()
-	return games.FormatCGSuite(rows, cols, func(i int) byte { return cell(k.Lo, i) })
+	return games.FormatCGSuitePlanes(rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
 }
 
 // Format draws a position.
 func (g *Game) Format(pos uint64) string {
-	return games.FormatDiagram(g.b.Rows, g.b.Cols, func(i int) byte { return cell(pos, i) })
+	return games.FormatDiagramPlanes(g.b.Rows, g.b.Cols, pos&0xffffffff, pos>>32, &cells)
 }
 
-func cell(planes uint64, i int) byte {
-	switch planes>>i&1 | planes>>(32+i)&1<<1 {
-	case 1:
-		return 'x'
-	case 2:
-		return 'o'
-	case 3:
-		return '#'
-	}
-	return '.'
-}
+// cells are the characters of a square by its bits in the low and the
+// high plane: empty, Black amazon, White amazon, burnt.
+var cells = [4]byte{'.', 'x', 'o', '#'}

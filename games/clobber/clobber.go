@@ -118,6 +118,10 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 			continue
 		}
 		count := uint64(0)
+		// A capture inside the piece can join pieces only when the piece
+		// touches another stone (see joins), which one test per piece
+		// rules out for all its moves.
+		mayJoin := b.Nbrs4(p.Mask)&(stones&^p.Mask) != 0
 		for side := 0; side < 2; side++ {
 			mine, theirs, shift := black&p.Mask, white, 0
 			if side == 1 {
@@ -144,7 +148,7 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 					succ := pos&^(from<<shift|to<<(32-shift)) | to<<shift
 					dst = append(dst, succ)
 					count++
-					if g.joins(p.Mask, from, to, stones) {
+					if p.Mask&to == 0 || mayJoin && g.joins(p.Mask, from, to, stones) {
 						m.Joins += weight
 					}
 				}
@@ -165,7 +169,9 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 // squares piece, leaves some piece holding stones of two pieces of the
 // position before it. The other pieces keep their squares and only lose
 // neighbours, so it is enough to check that the mover lands inside its own
-// piece and that what is left of that piece touches no other stone.
+// piece and that what is left of that piece touches no other stone. What is
+// left is inside the piece, so when the piece touches no other stone no
+// capture inside it joins.
 func (g *Game) joins(piece, from, to, stones uint64) bool {
 	if piece&to == 0 {
 		return true
@@ -194,7 +200,7 @@ func (g *Game) Size(k games.PieceKey) int { return bits.OnesCount64(k.Lo) }
 // Picture draws a translated piece.
 func (g *Game) Picture(k games.PieceKey) string {
 	rows, cols := k.Dims()
-	return games.FormatDiagram(rows, cols, func(i int) byte { return cell(k.Lo, i) })
+	return games.FormatDiagramPlanes(rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
 }
 
 // CGSuiteRuleset is the CGSuite expression that builds a Clobber position
@@ -211,20 +217,14 @@ const CGSuiteRuleset = "game.grid.Clobber"
 // and CGSuite's Decomposition splits the grid at empty squares.
 func (g *Game) CGSuite(k games.PieceKey) string {
 	rows, cols := k.Dims()
-	return games.FormatCGSuite(rows, cols, func(i int) byte { return cell(k.Lo, i) })
+	return games.FormatCGSuitePlanes(rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
 }
 
 // Format draws a position.
 func (g *Game) Format(pos uint64) string {
-	return games.FormatDiagram(g.b.Rows, g.b.Cols, func(i int) byte { return cell(pos, i) })
+	return games.FormatDiagramPlanes(g.b.Rows, g.b.Cols, pos&0xffffffff, pos>>32, &cells)
 }
 
-func cell(planes uint64, i int) byte {
-	switch {
-	case planes>>i&1 != 0:
-		return 'x'
-	case planes>>(32+i)&1 != 0:
-		return 'o'
-	}
-	return '.'
-}
+// cells are the characters of a square by its bits in the Black and the
+// White plane; a square in both (no key of a position) draws as Black.
+var cells = [4]byte{'.', 'x', 'o', 'x'}

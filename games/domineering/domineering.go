@@ -92,6 +92,11 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 		if !p.Live {
 			continue
 		}
+		// What is left of the region after a placement is inside it, so a
+		// placement can join regions only when the region touches another
+		// empty square, which one test per region rules out for all its
+		// placements.
+		mayJoin := g.b.Nbrs4(p.Mask)&(empty&^p.Mask) != 0
 		// Tops of vertical dominoes, lefts of horizontal ones.
 		vert := p.Mask & (p.Mask >> g.b.Cols)
 		horiz := p.Mask & g.b.West(p.Mask)
@@ -106,7 +111,7 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 				dst = append(dst, pos|domino)
 				m.Moves += weight
 				rest := p.Mask &^ domino
-				if g.b.Nbrs4(rest)&(empty&^domino&^rest) != 0 {
+				if mayJoin && g.b.Nbrs4(rest)&(empty&^domino&^rest) != 0 {
 					m.Joins += weight
 				}
 			}
@@ -135,7 +140,7 @@ func (g *Game) Size(k games.PieceKey) int { return bits.OnesCount64(k.Lo) }
 // Picture draws a region: '.' for its squares, '#' for the rest of its box.
 func (g *Game) Picture(k games.PieceKey) string {
 	rows, cols := k.Dims()
-	return games.FormatDiagram(rows, cols, func(i int) byte { return cell(^k.Lo, i) })
+	return games.FormatDiagramPlanes(rows, cols, ^k.Lo, 0, &cells)
 }
 
 // CGSuiteRuleset is the CGSuite expression that builds a Domineering
@@ -150,17 +155,13 @@ const CGSuiteRuleset = "game.grid.Domineering"
 // on it, so it takes no part in the game.
 func (g *Game) CGSuite(k games.PieceKey) string {
 	rows, cols := k.Dims()
-	return games.FormatCGSuite(rows, cols, func(i int) byte { return cell(^k.Lo, i) })
+	return games.FormatCGSuitePlanes(rows, cols, ^k.Lo, 0, &cells)
 }
 
 // Format draws a position.
 func (g *Game) Format(pos uint64) string {
-	return games.FormatDiagram(g.b.Rows, g.b.Cols, func(i int) byte { return cell(pos, i) })
+	return games.FormatDiagramPlanes(g.b.Rows, g.b.Cols, pos, 0, &cells)
 }
 
-func cell(covered uint64, i int) byte {
-	if covered>>i&1 != 0 {
-		return '#'
-	}
-	return '.'
-}
+// cells are the characters of a square by its bit in the covered plane.
+var cells = [4]byte{'.', '#', '.', '#'}

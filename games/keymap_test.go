@@ -1,0 +1,109 @@
+package games
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// TestKeyMapApplyAgreesWithMap checks the word operations of every key map
+// against moving the bits of random keys one square at a time by
+// Symmetry.Map, on one- and two-plane keys, with and without the colour
+// swap.
+func TestKeyMapApplyAgreesWithMap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	boards := [][2]int{{1, 1}, {1, 2}, {2, 2}, {3, 3}, {4, 4}, {3, 5}, {4, 5}, {5, 4}, {5, 5}, {5, 6}, {6, 5}, {2, 16}, {1, 32}, {6, 6}, {7, 7}, {8, 8}, {4, 16}, {1, 64}}
+	for _, rc := range boards {
+		rows, cols := rc[0], rc[1]
+		for _, planes := range []int{1, 2} {
+			if planes == 2 && rows*cols > 32 {
+				continue
+			}
+			b, err := NewBoard(rows, cols, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range BoardMaps(b, planes, planes == 2, false) {
+				for i := 0; i < 200; i++ {
+					key := rng.Uint64() & b.Full
+					if planes == 2 {
+						key = rng.Uint64() & (b.Full | b.Full<<32)
+					}
+					var want uint64
+					for bit := 0; bit < 64; bit++ {
+						if key>>bit&1 == 0 {
+							continue
+						}
+						plane, sq := 0, bit
+						if planes == 2 {
+							plane, sq = bit/32, bit%32
+						}
+						r, c := m.Sym.Map(sq/cols, sq%cols, rows, cols)
+						if m.Swap {
+							plane = 1 - plane
+						}
+						want |= 1 << (32*plane + r*cols + c)
+					}
+					if got := m.Apply(key); got != want {
+						t.Fatalf("%dx%d, %d planes, symmetry %d swap %v: Apply(%#x) = %#x, want %#x", rows, cols, planes, m.Sym, m.Swap, key, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCanonPieceIsLeastImage checks CanonPiece, which compares images
+// spread over 8 x 8 boards, against the least of the images ApplyPiece
+// gives one map at a time, for every subgroup of maps that fixes a start.
+func TestCanonPieceIsLeastImage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	boxes := [][2]int{{1, 1}, {1, 3}, {2, 2}, {2, 3}, {3, 2}, {3, 3}, {4, 4}, {4, 5}, {5, 4}, {5, 6}, {4, 8}, {8, 4}}
+	for _, planes := range []int{1, 2} {
+		b, _ := NewBoard(4, 4, 64)
+		maps := BoardMaps(b, planes, planes == 2, planes == 1)
+		for size := 2; size <= len(maps); size *= 2 {
+			gr := Group{maps: maps[:1]}
+			for _, m := range maps[1:] {
+				if len(gr.maps) < size && rng.IntN(2) == 0 || len(maps)-len(gr.maps) <= size-len(gr.maps) {
+					gr.maps = append(gr.maps, m)
+				}
+			}
+			for _, box := range boxes {
+				rows, cols := box[0], box[1]
+				if planes == 2 && rows*cols > 32 {
+					continue
+				}
+				full := ^uint64(0) >> (64 - rows*cols)
+				for i := 0; i < 100; i++ {
+					lo := rng.Uint64() & full
+					if planes == 2 {
+						lo = lo&0xffffffff | (rng.Uint64()&full&^lo)<<32
+					}
+					k := MakePieceKey(rows, cols, lo)
+					want := k
+					for _, m := range gr.maps[1:] {
+						if im := m.ApplyPiece(k); im.Less(want) {
+							want = im
+						}
+					}
+					if got := gr.CanonPiece(k); got != want {
+						t.Fatalf("%d planes, %d maps: CanonPiece(%v) = %v, want %v", planes, len(gr.maps), k, got, want)
+					}
+					group := make([]Symmetry, 0, len(gr.maps))
+					for _, m := range gr.maps {
+						group = append(group, m.Sym)
+					}
+					wantMin := Transform(k, group[0], planes)
+					for _, s := range group[1:] {
+						if im := Transform(k, s, planes); im.Less(wantMin) {
+							wantMin = im
+						}
+					}
+					if got := minOver(k, group, planes); got != wantMin {
+						t.Fatalf("%d planes: minOver(%v, %v) = %v, want %v", planes, k, group, got, wantMin)
+					}
+				}
+			}
+		}
+	}
+}
