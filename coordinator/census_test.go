@@ -153,7 +153,7 @@ func TestSpecAmazons(t *testing.T) {
 func TestOutputsReadBack(t *testing.T) {
 	s, dir := census(t, "clobber", "3x4", "", 3, 2)
 	var js schema.Summary
-	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	data, err := os.ReadFile(filepath.Join(dir, schema.SummaryJSONFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,14 +163,14 @@ func TestOutputsReadBack(t *testing.T) {
 	if !reflect.DeepEqual(js, s) {
 		t.Errorf("summary.json differs from the run's summary:\n%+v\n%+v", js, s)
 	}
-	ps, err := schema.ReadSummaryFile(filepath.Join(dir, "summary.parquet"))
+	ps, err := schema.ReadSummaryFile(filepath.Join(dir, schema.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(ps, js) {
 		t.Errorf("summary.parquet differs from summary.json:\n%+v\n%+v", ps, js)
 	}
-	tiers, err := schema.ReadTiersFile(filepath.Join(dir, "tiers.parquet"))
+	tiers, err := schema.ReadTiersFile(filepath.Join(dir, schema.TiersFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestOutputsReadBack(t *testing.T) {
 	if positions != js.Positions || moves != js.Moves || split != js.SplitPositions {
 		t.Errorf("tiers.parquet sums %d, %d, %d; summary %d, %d, %d", positions, moves, split, js.Positions, js.Moves, js.SplitPositions)
 	}
-	parts, _ := filepath.Glob(filepath.Join(dir, "pieces", "part-*.parquet"))
+	parts, _ := schema.PiecesParts(dir)
 	if len(parts) == 0 {
 		t.Fatal("no pieces parts")
 	}
@@ -229,8 +229,8 @@ func TestOutputsReadBack(t *testing.T) {
 	if !reflect.DeepEqual(bySize, js.PiecesBySize) {
 		t.Errorf("pieces by size from the table %v, summary %v", bySize, js.PiecesBySize)
 	}
-	var m coordinator.Manifest
-	data, err = os.ReadFile(filepath.Join(dir, "run.json"))
+	var m schema.Manifest
+	data, err = os.ReadFile(filepath.Join(dir, schema.ManifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}

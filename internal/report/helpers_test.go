@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/census-cgt/census/schema"
 )
 
 // node is an element of a parsed page.
@@ -91,7 +93,7 @@ func withAttr(name, key, value string) func(*node) bool {
 // written outside the repository, and returns that directory.
 func copyRuns(t testing.TB, dst string) {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join("..", "..", "results", "*", "summary.json"))
+	paths, err := filepath.Glob(filepath.Join("..", "..", "results", "*", schema.SummaryJSONFile))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no published runs: %v", err)
 	}
@@ -101,7 +103,7 @@ func copyRuns(t testing.TB, dst string) {
 		if err := os.MkdirAll(to, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		for _, name := range []string{"summary.json", "tiers.parquet"} {
+		for _, name := range []string{schema.SummaryJSONFile, schema.TiersFile} {
 			data, err := os.ReadFile(filepath.Join(src, name))
 			if err != nil {
 				t.Fatal(err)

@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot/vg"
+
+	"github.com/census-cgt/census/schema"
 )
 
 // published is the report of the runs under results/, written once for
@@ -133,7 +135,7 @@ func TestComparisonTableIsSummary(t *testing.T) {
 	ladderKeys := []string{"positions", "dead_free_boards", "pieces_in_place", "pieces_translated", "pieces_symmetric", "pieces_negation"}
 	for _, r := range out.Runs {
 		t.Run(r.ID, func(t *testing.T) {
-			raw := rawSummary(t, filepath.Join(r.Dir, "summary.json"))
+			raw := rawSummary(t, filepath.Join(r.Dir, schema.SummaryJSONFile))
 			rows := doc.all(withAttr("tr", "data-run", r.ID))
 			if len(rows) != 1 {
 				t.Fatalf("%d table rows, want 1", len(rows))
