@@ -1,12 +1,14 @@
 package coordinator_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/census-cgt/census/coordinator"
@@ -202,6 +204,10 @@ func TestOutputsReadBack(t *testing.T) {
 		rows, err := schema.ReadPiecesFile(p)
 		if err != nil {
 			t.Fatal(err)
+		}
+		byKey := func(a, b schema.Piece) int { return cmp.Or(cmp.Compare(a.KeyHi, b.KeyHi), cmp.Compare(a.KeyLo, b.KeyLo)) }
+		if !slices.IsSortedFunc(rows, byKey) {
+			t.Errorf("%s is not sorted by (key_hi, key_lo)", p)
 		}
 		for _, r := range rows {
 			k := [2]uint64{r.KeyHi, r.KeyLo}
