@@ -205,7 +205,9 @@ func TestOutputsReadBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		byKey := func(a, b schema.Piece) int { return cmp.Or(cmp.Compare(a.KeyHi, b.KeyHi), cmp.Compare(a.KeyLo, b.KeyLo)) }
+		byKey := func(a, b schema.Piece) int {
+			return cmp.Or(cmp.Compare(a.KeyHi, b.KeyHi), cmp.Compare(a.KeyLo, b.KeyLo))
+		}
 		if !slices.IsSortedFunc(rows, byKey) {
 			t.Errorf("%s is not sorted by (key_hi, key_lo)", p)
 		}
