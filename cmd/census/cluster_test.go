@@ -297,7 +297,7 @@ func embeddedRun(t *testing.T, game, board string, extra ...string) (string, tim
 	if code != 0 {
 		t.Fatalf("census %s: exit %d: %s", strings.Join(args, " "), code, stderr)
 	}
-	return filepath.Join(out, game+"-"+board), time.Since(began)
+	return schema.RunDir(out, game, board), time.Since(began)
 }
 
 // seeded returns a random source whose seed is in the test log, so that a

@@ -148,7 +148,7 @@ func TestExport(t *testing.T) {
 	out := exportCensus(t)
 	for _, r := range exportRuns {
 		t.Run(r.game, func(t *testing.T) {
-			dir := filepath.Join(out, r.game+"-"+r.board)
+			dir := schema.RunDir(out, r.game, r.board)
 			data, err := os.ReadFile(filepath.Join(dir, schema.SummaryJSONFile))
 			if err != nil {
 				t.Fatal(err)

@@ -119,7 +119,7 @@ func boardSize(board string) (rows, cols int) {
 func nameRuns(runs []Run) {
 	seen := map[string]int{}
 	for i := range runs {
-		id := runs[i].Summary.Game + "-" + runs[i].Summary.Board
+		id := schema.RunName(runs[i].Summary.Game, runs[i].Summary.Board)
 		if seen[id]++; seen[id] > 1 {
 			id = fmt.Sprintf("%s-%d", id, seen[id])
 		}
