@@ -140,7 +140,7 @@ func moduleRoot() (string, error) {
 }
 
 // sourceKey hashes what a build of pkg as v depends on: the go command's
-// version, the variant, go.mod and go.sum (which fix every other module),
+// version and settings, the variant, go.mod and go.sum (which fix every other module),
 // and the name and contents of every file of the main module's packages
 // that pkg imports. `go list` reads only sources, so the key costs no
 // compilation.
@@ -160,9 +160,14 @@ func sourceKey(root, pkg string, v Variant) (string, error) {
 		}
 		return "", fmt.Errorf("list the sources of %s: %w", pkg, err)
 	}
-	ver, err := exec.Command("go", "env", "GOVERSION").Output()
+	// The toolchain and the settings that change what go build makes.
+	env := exec.Command("go", "env", "GOVERSION", "GOOS", "GOARCH", "CGO_ENABLED", "GOFLAGS", "GOEXPERIMENT")
+	if v == Static {
+		env.Env = append(os.Environ(), "CGO_ENABLED=0")
+	}
+	ver, err := env.Output()
 	if err != nil {
-		return "", fmt.Errorf("go env GOVERSION: %w", err)
+		return "", fmt.Errorf("go env: %w", err)
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", bytes.TrimSpace(ver), v, pkg)
