@@ -1,12 +1,14 @@
 package coordinator_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/census-cgt/census/coordinator"
@@ -153,7 +155,7 @@ func TestSpecAmazons(t *testing.T) {
 func TestOutputsReadBack(t *testing.T) {
 	s, dir := census(t, "clobber", "3x4", "", 3, 2)
 	var js schema.Summary
-	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	data, err := os.ReadFile(filepath.Join(dir, schema.SummaryJSONFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,14 +165,14 @@ func TestOutputsReadBack(t *testing.T) {
 	if !reflect.DeepEqual(js, s) {
 		t.Errorf("summary.json differs from the run's summary:\n%+v\n%+v", js, s)
 	}
-	ps, err := schema.ReadSummaryFile(filepath.Join(dir, "summary.parquet"))
+	ps, err := schema.ReadSummaryFile(filepath.Join(dir, schema.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(ps, js) {
 		t.Errorf("summary.parquet differs from summary.json:\n%+v\n%+v", ps, js)
 	}
-	tiers, err := schema.ReadTiersFile(filepath.Join(dir, "tiers.parquet"))
+	tiers, err := schema.ReadTiersFile(filepath.Join(dir, schema.TiersFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +191,7 @@ func TestOutputsReadBack(t *testing.T) {
 	if positions != js.Positions || moves != js.Moves || split != js.SplitPositions {
 		t.Errorf("tiers.parquet sums %d, %d, %d; summary %d, %d, %d", positions, moves, split, js.Positions, js.Moves, js.SplitPositions)
 	}
-	parts, _ := filepath.Glob(filepath.Join(dir, "pieces", "part-*.parquet"))
+	parts, _ := schema.PiecesParts(dir)
 	if len(parts) == 0 {
 		t.Fatal("no pieces parts")
 	}
@@ -202,6 +204,12 @@ func TestOutputsReadBack(t *testing.T) {
 		rows, err := schema.ReadPiecesFile(p)
 		if err != nil {
 			t.Fatal(err)
+		}
+		byKey := func(a, b schema.Piece) int {
+			return cmp.Or(cmp.Compare(a.KeyHi, b.KeyHi), cmp.Compare(a.KeyLo, b.KeyLo))
+		}
+		if !slices.IsSortedFunc(rows, byKey) {
+			t.Errorf("%s is not sorted by (key_hi, key_lo)", p)
 		}
 		for _, r := range rows {
 			k := [2]uint64{r.KeyHi, r.KeyLo}
@@ -229,8 +237,8 @@ func TestOutputsReadBack(t *testing.T) {
 	if !reflect.DeepEqual(bySize, js.PiecesBySize) {
 		t.Errorf("pieces by size from the table %v, summary %v", bySize, js.PiecesBySize)
 	}
-	var m coordinator.Manifest
-	data, err = os.ReadFile(filepath.Join(dir, "run.json"))
+	var m schema.Manifest
+	data, err = os.ReadFile(filepath.Join(dir, schema.ManifestFile))
 	if err != nil {
 		t.Fatal(err)
 	}

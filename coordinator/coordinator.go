@@ -145,7 +145,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		err = cause
 	}
 	if err == nil && !cfg.KeepBlobs {
-		if derr := cfg.Store.DeletePrefix(ctx, cfg.Run+"/"); derr != nil {
+		if derr := cfg.Store.DeletePrefix(ctx, jobs.RunPrefix(cfg.Run)); derr != nil {
 			cfg.Log.Warn("delete the run's fragments", "err", derr)
 		}
 	}
@@ -233,7 +233,7 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 		// Tier t is done for good: its position fragments are read by no
 		// job again, even after a restart (which replays done-records).
 		if !cfg.KeepBlobs {
-			if err := cfg.Store.DeletePrefix(ctx, fmt.Sprintf("%s/t%04d/", cfg.Run, t)); err != nil {
+			if err := cfg.Store.DeletePrefix(ctx, jobs.TierPrefix(cfg.Run, t)); err != nil {
 				cfg.Log.Warn("delete the fragments of a finished tier", "tier", t, "err", err)
 			}
 		}
@@ -308,7 +308,7 @@ func (cfg *Config) shards(est uint64) int {
 	if cfg.Shards > 0 {
 		return cfg.Shards
 	}
-	perShard := uint64(max(cfg.MemBudget/16, 1<<16))
+	perShard := jobs.ShardPositions(cfg.MemBudget)
 	n := int((est + perShard - 1) / perShard)
 	if est >= minShardPositions {
 		n = max(n, 2*cfg.Parallelism)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/census-cgt/census/coordinator"
 	"github.com/census-cgt/census/internal/embedded"
+	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/store"
 )
 
@@ -90,7 +91,7 @@ func TestStoreFailsMidRun(t *testing.T) {
 			if took > 30*time.Second {
 				t.Errorf("the failing run took %v to stop", took)
 			}
-			if _, err := os.Stat(filepath.Join(out, "run.json")); !errors.Is(err, os.ErrNotExist) {
+			if _, err := os.Stat(filepath.Join(out, schema.ManifestFile)); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("a failed run left run.json: %v", err)
 			}
 
@@ -106,7 +107,7 @@ func TestStoreFailsMidRun(t *testing.T) {
 			if got := readPieces(t, out); !reflect.DeepEqual(got, wantPieces) {
 				t.Errorf("pieces after a store fault differ: %d rows vs %d", len(got), len(wantPieces))
 			}
-			if _, err := os.Stat(filepath.Join(out, "run.json")); err != nil {
+			if _, err := os.Stat(filepath.Join(out, schema.ManifestFile)); err != nil {
 				t.Errorf("the resumed run wrote no run.json: %v", err)
 			}
 		})

@@ -17,7 +17,7 @@ import (
 // readPieces reads every pieces part of a run, sorted by key.
 func readPieces(t *testing.T, dir string) []schema.Piece {
 	t.Helper()
-	parts, _ := filepath.Glob(filepath.Join(dir, "pieces", "part-*.parquet"))
+	parts, _ := schema.PiecesParts(dir)
 	var all []schema.Piece
 	for _, p := range parts {
 		rows, err := schema.ReadPiecesFile(p)

@@ -16,27 +16,9 @@ import (
 	"github.com/census-cgt/census/store"
 )
 
-// Manifest is run.json, written last into a run's output directory: its
-// presence marks the outputs as complete.
-type Manifest struct {
-	SchemaVersion int    `json:"schema_version"`
-	Census        string `json:"census_version"`
-	Run           string `json:"run"`
-	Game          string `json:"game"`
-	Board         string `json:"board"`
-	Start         string `json:"start"`
-	Files         []File `json:"files"`
-}
-
-// File is one output file of a run.
-type File struct {
-	Path  string `json:"path"`
-	Bytes int64  `json:"bytes"`
-}
-
 // OutputDir is where the outputs of game on board land under out.
 func OutputDir(out, game, board string) string {
-	return filepath.Join(out, game+"-"+board)
+	return schema.RunDir(out, game, board)
 }
 
 // WriteOutputs writes the tables of a finished run into dir: summary.json,
@@ -50,24 +32,24 @@ func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create output directory: %w", err)
 	}
-	manifest := filepath.Join(dir, "run.json")
+	manifest := filepath.Join(dir, schema.ManifestFile)
 	if err := os.Remove(manifest); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove old manifest: %w", err)
 	}
-	piecesDir := filepath.Join(dir, "pieces")
+	piecesDir := filepath.Join(dir, schema.PiecesDir)
 	if err := os.RemoveAll(piecesDir); err != nil {
 		return fmt.Errorf("remove old pieces: %w", err)
 	}
 	if err := os.MkdirAll(piecesDir, 0o755); err != nil {
 		return fmt.Errorf("create pieces directory: %w", err)
 	}
-	if err := os.RemoveAll(filepath.Join(dir, "positions")); err != nil {
+	if err := os.RemoveAll(filepath.Join(dir, schema.PositionsDir)); err != nil {
 		return fmt.Errorf("remove old positions: %w", err)
 	}
-	m := Manifest{SchemaVersion: schema.Version, Census: version, Run: run,
+	m := schema.Manifest{SchemaVersion: schema.Version, Census: version, Run: run,
 		Game: res.Summary.Game, Board: res.Summary.Board, Start: res.Summary.Start}
 	write := func(rel string, fn func(io.Writer) error) error {
-		p := filepath.Join(dir, rel)
+		p := filepath.Join(dir, filepath.FromSlash(rel))
 		if err := schema.WriteFileAtomic(p, fn); err != nil {
 			return fmt.Errorf("write %s: %w", p, err)
 		}
@@ -75,36 +57,34 @@ func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version
 		if err != nil {
 			return err
 		}
-		m.Files = append(m.Files, File{Path: filepath.ToSlash(rel), Bytes: fi.Size()})
+		m.Files = append(m.Files, schema.OutputFile{Path: rel, Bytes: fi.Size()})
 		return nil
 	}
 	for i, t := range res.Tables {
-		rel := filepath.Join("pieces", fmt.Sprintf("part-%05d.parquet", i))
-		err := write(rel, func(w io.Writer) error { return copyTable(ctx, st, t, w) })
+		err := write(schema.PiecesPart(i), func(w io.Writer) error { return copyTable(ctx, st, t, w) })
 		if err != nil {
 			return err
 		}
 	}
 	for tier, parts := range res.Positions {
 		// Hive partitioning: readers take the tier from the directory
-		// name, zero-padded so that the directories sort by tier.
-		tierDir := filepath.Join("positions", fmt.Sprintf("tier=%02d", tier))
-		if err := os.MkdirAll(filepath.Join(dir, tierDir), 0o755); err != nil {
+		// name.
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(schema.PositionsTierDir(tier))), 0o755); err != nil {
 			return fmt.Errorf("create positions directory: %w", err)
 		}
 		for _, b := range parts {
-			if err := write(filepath.Join(tierDir, fmt.Sprintf("part-%05d.parquet", b.Bucket)), func(w io.Writer) error { return copyTable(ctx, st, b, w) }); err != nil {
+			if err := write(schema.PositionsPart(tier, b.Bucket), func(w io.Writer) error { return copyTable(ctx, st, b, w) }); err != nil {
 				return err
 			}
 		}
 	}
-	if err := write("tiers.parquet", func(w io.Writer) error { return schema.WriteTiers(w, res.Tiers) }); err != nil {
+	if err := write(schema.TiersFile, func(w io.Writer) error { return schema.WriteTiers(w, res.Tiers) }); err != nil {
 		return err
 	}
-	if err := write("summary.parquet", func(w io.Writer) error { return schema.WriteSummary(w, res.Summary) }); err != nil {
+	if err := write(schema.SummaryFile, func(w io.Writer) error { return schema.WriteSummary(w, res.Summary) }); err != nil {
 		return err
 	}
-	if err := write("summary.json", func(w io.Writer) error { return writeJSON(w, res.Summary) }); err != nil {
+	if err := write(schema.SummaryJSONFile, func(w io.Writer) error { return writeJSON(w, res.Summary) }); err != nil {
 		return err
 	}
 	if err := schema.WriteJSONAtomic(manifest, m); err != nil {

@@ -34,7 +34,7 @@ var tierDir = regexp.MustCompile(`^tier=(\d{2,})$`)
 // files each sorted by key.
 func readPositions(t *testing.T, out string) positionsTable {
 	t.Helper()
-	dirs, err := os.ReadDir(filepath.Join(out, "positions"))
+	dirs, err := os.ReadDir(filepath.Join(out, schema.PositionsDir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func readPositions(t *testing.T, out string) positionsTable {
 		if tier != len(tab.rows) {
 			t.Fatalf("positions/%s follows %d tiers", d.Name(), len(tab.rows))
 		}
-		parts, err := os.ReadDir(filepath.Join(out, "positions", d.Name()))
+		parts, err := os.ReadDir(filepath.Join(out, schema.PositionsDir, d.Name()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,7 +57,7 @@ func readPositions(t *testing.T, out string) positionsTable {
 			if ok, _ := filepath.Match("part-[0-9][0-9][0-9][0-9][0-9].parquet", p.Name()); !ok {
 				t.Fatalf("positions/%s/%s is not a part", d.Name(), p.Name())
 			}
-			rel := filepath.Join("positions", d.Name(), p.Name())
+			rel := filepath.Join(schema.PositionsDir, d.Name(), p.Name())
 			part, err := schema.ReadPositionsFile(filepath.Join(out, rel))
 			if err != nil {
 				t.Fatal(err)
@@ -145,8 +145,8 @@ func TestPositionsTable(t *testing.T) {
 			if tt.shards > 1 && len(tab.files) <= len(tab.rows) {
 				t.Errorf("%d parts for %d tiers on %d shards", len(tab.files), len(tab.rows), tt.shards)
 			}
-			var m coordinator.Manifest
-			data, err := os.ReadFile(filepath.Join(out, "run.json"))
+			var m schema.Manifest
+			data, err := os.ReadFile(filepath.Join(out, schema.ManifestFile))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,7 +190,7 @@ func TestPositionsLeaveOtherOutputs(t *testing.T) {
 			t.Fatal(err)
 		}
 		sums[i], pieces[i] = res.Summary, readPieces(t, out)
-		_, err = os.Stat(filepath.Join(out, "positions"))
+		_, err = os.Stat(filepath.Join(out, schema.PositionsDir))
 		if positions != (err == nil) {
 			t.Fatalf("positions asked for: %v; positions directory: %v", positions, err)
 		}
@@ -246,7 +246,7 @@ func TestPositionsResume(t *testing.T) {
 	if _, err := coordinator.Run(ctx, first); !errors.Is(err, errCrash) {
 		t.Fatalf("first coordinator: %v, want the crash", err)
 	}
-	if _, err := os.Stat(filepath.Join(out, "positions")); err == nil {
+	if _, err := os.Stat(filepath.Join(out, schema.PositionsDir)); err == nil {
 		t.Fatal("a crashed run wrote positions")
 	}
 	second := cfg

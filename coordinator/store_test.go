@@ -22,6 +22,7 @@ import (
 	"github.com/census-cgt/census/coordinator"
 	"github.com/census-cgt/census/internal/embedded"
 	"github.com/census-cgt/census/jobs"
+	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/store"
 	"github.com/census-cgt/census/store/s3store"
 )
@@ -173,7 +174,7 @@ func TestCorruptFragment(t *testing.T) {
 			if !strings.Contains(err.Error(), tc.part) || !strings.Contains(err.Error(), jobs.ErrCorrupt.Error()) {
 				t.Errorf("error %q does not name the damaged blob under %s as corrupt", err, tc.part)
 			}
-			if _, err := os.Stat(filepath.Join(out, "run.json")); !errors.Is(err, os.ErrNotExist) {
+			if _, err := os.Stat(filepath.Join(out, schema.ManifestFile)); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("a failed run left run.json")
 			}
 		})

@@ -95,7 +95,7 @@ type ValuesConfig struct {
 }
 
 // ValuesRunID is the run ID of the values stage of the run m.
-func ValuesRunID(m Manifest) string {
+func ValuesRunID(m schema.Manifest) string {
 	h := sha256.Sum256([]byte(m.Run + "\x00" + m.Game + "\x00" + m.Board + "\x00" + m.Start))
 	return "values-" + hex.EncodeToString(h[:8])
 }
@@ -103,21 +103,17 @@ func ValuesRunID(m Manifest) string {
 // CheckValuesDir reads dir's run.json and returns it when dir holds the
 // finished outputs of a run of this schema version. It fails with an error
 // wrapping ErrNotFinished or ErrOldSchema, or when run.json is unreadable.
-func CheckValuesDir(dir string) (Manifest, error) {
-	var m Manifest
-	data, err := os.ReadFile(filepath.Join(dir, "run.json"))
+func CheckValuesDir(dir string) (schema.Manifest, error) {
+	m, err := schema.ReadManifest(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return m, fmt.Errorf("%s has no run.json: %w", dir, ErrNotFinished)
+		return m, fmt.Errorf("%s has no %s: %w", dir, schema.ManifestFile, ErrNotFinished)
 	}
 	if err != nil {
-		return m, fmt.Errorf("read run.json of %s: %w", dir, err)
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return m, fmt.Errorf("read run.json of %s: %w", dir, err)
+		return m, fmt.Errorf("%s: %w", dir, err)
 	}
 	if m.SchemaVersion != schema.Version {
-		return m, fmt.Errorf("%s: run.json has schema_version %d, this census values version %d (run the census again): %w",
-			dir, m.SchemaVersion, schema.Version, ErrOldSchema)
+		return m, fmt.Errorf("%s: %s has schema_version %d, this census values version %d (run the census again): %w",
+			dir, schema.ManifestFile, m.SchemaVersion, schema.Version, ErrOldSchema)
 	}
 	return m, nil
 }
@@ -254,7 +250,7 @@ func pieceLevels(dir string) ([]level, error) {
 }
 
 func piecesParts(dir string) ([]string, error) {
-	parts, err := filepath.Glob(filepath.Join(dir, "pieces", "part-*.parquet"))
+	parts, err := schema.PiecesParts(dir)
 	if err != nil {
 		return nil, fmt.Errorf("list pieces parts of %s: %w", dir, err)
 	}
@@ -320,7 +316,7 @@ func writeValues(ctx context.Context, dir string, v *values.Valuer) (*schema.Val
 		}
 	}
 	vals := c.values()
-	summaryPath := filepath.Join(dir, "summary.json")
+	summaryPath := filepath.Join(dir, schema.SummaryJSONFile)
 	var s schema.Summary
 	data, err := os.ReadFile(summaryPath)
 	if err != nil {
@@ -338,15 +334,11 @@ func writeValues(ctx context.Context, dir string, v *values.Valuer) (*schema.Val
 
 // rewriteManifest sets the sizes of run.json's files to the files' sizes.
 func rewriteManifest(dir string) error {
-	path := filepath.Join(dir, "run.json")
-	var m Manifest
-	data, err := os.ReadFile(path)
+	m, err := schema.ReadManifest(dir)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
+		return err
 	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return fmt.Errorf("read %s: %w", path, err)
-	}
+	path := filepath.Join(dir, schema.ManifestFile)
 	for i, f := range m.Files {
 		fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(f.Path)))
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -19,6 +20,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/census-cgt/census/internal/testbin"
 )
 
 // The board every test census runs: about ten seconds with two job slots,
@@ -63,19 +66,30 @@ func heavy(t *testing.T) {
 	}
 }
 
-var (
-	buildOnce sync.Once
-	buildDir  string
-	buildBin  string
-	buildErr  error
-)
+// buildBin is the census binary, built before any test starts (or found
+// built by another package of this go test run), so that no test's time
+// bound includes a build.
+var buildBin string
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
+	flag.Parse()
+	if !testing.Short() {
+		var err error
+		if buildBin, err = testbin.Census(testbin.Plain); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 	}
-	os.Exit(code)
+	os.Exit(m.Run())
+}
+
+// censusBinary is the census binary TestMain built.
+func censusBinary(t *testing.T) string {
+	t.Helper()
+	if buildBin == "" {
+		t.Fatal("no census binary: TestMain builds it only without -short")
+	}
+	return buildBin
 }
 
 // moduleRoot is the directory of the go.mod this package belongs to.
@@ -90,31 +104,6 @@ func moduleRoot(t *testing.T) string {
 		t.Fatalf("go env GOMOD: not in a module (%q)", gomod)
 	}
 	return filepath.Dir(gomod)
-}
-
-// censusBinary builds ./cmd/census once per test binary.
-func censusBinary(t *testing.T) string {
-	t.Helper()
-	root := moduleRoot(t)
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "census-dashboards-")
-		if buildErr != nil {
-			return
-		}
-		buildBin = filepath.Join(buildDir, "census")
-		start := time.Now()
-		cmd := exec.Command("go", "build", "-o", buildBin, "./cmd/census")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/census: %v\n%s", err, out)
-			return
-		}
-		t.Logf("built census in %v", time.Since(start).Round(time.Millisecond))
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return buildBin
 }
 
 // freeAddr is a 127.0.0.1 address with a port nobody listened on a moment

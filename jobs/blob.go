@@ -26,18 +26,6 @@ type Blob struct {
 	Count  uint64 `json:"count"`
 }
 
-// writeFragment writes one fragment of h.Count records to w and returns
-// the blob section it makes (without a name or offset).
-func writeFragment(w io.Writer, h Header, encode func(*fragWriter)) (Blob, error) {
-	fw := newFragWriter(w, h)
-	encode(fw)
-	size, sum, err := fw.close()
-	if err != nil {
-		return Blob{}, fmt.Errorf("write %s fragment: %w", h.Kind, err)
-	}
-	return Blob{Kind: h.Kind, Size: size, Sum: sum, Count: h.Count}, nil
-}
-
 // putFragment writes a blob of one fragment to the store under name.
 func putFragment[T any](ctx context.Context, st store.Store, name string, h Header, recs []T, write func(io.Writer, Header, []T) (Blob, error)) (Blob, error) {
 	w, err := st.Create(ctx, name)
@@ -66,45 +54,6 @@ func putPieces(ctx context.Context, st store.Store, name string, h Header, recs 
 
 func putClasses(ctx context.Context, st store.Store, name string, h Header, recs []ClassRecord) (Blob, error) {
 	return putFragment(ctx, st, name, h, recs, writeClasses)
-}
-
-// writeKeys writes sorted unique keys as one fragment.
-func writeKeys(w io.Writer, h Header, keys []uint64) (Blob, error) {
-	h.Count = uint64(len(keys))
-	return writeFragment(w, h, func(fw *fragWriter) {
-		for _, k := range keys {
-			fw.key(k)
-		}
-	})
-}
-
-// writePieces writes piece records sorted by unique key as one fragment.
-func writePieces(w io.Writer, h Header, recs []PieceRecord) (Blob, error) {
-	h.Count = uint64(len(recs))
-	return writeFragment(w, h, func(fw *fragWriter) {
-		for _, r := range recs {
-			fw.pieceKey(r.Key)
-			fw.uvarint(r.Positions)
-			fw.uvarint(uint64(r.FirstTier))
-		}
-	})
-}
-
-// writeClasses writes sorted unique class records as one fragment.
-func writeClasses(w io.Writer, h Header, recs []ClassRecord) (Blob, error) {
-	h.Count = uint64(len(recs))
-	return writeFragment(w, h, func(fw *fragWriter) {
-		for _, r := range recs {
-			fw.pieceKey(r.Neg)
-			fw.uvarint(r.Sym.Hi)
-			fw.uvarint(r.Sym.Lo)
-			self := uint64(0)
-			if r.SelfNegative {
-				self = 1
-			}
-			fw.uvarint(self)
-		}
-	})
 }
 
 // openFragment opens a blob as a fragment of kind want for game g and
@@ -140,38 +89,6 @@ func openFragmentSize(ctx context.Context, st store.Store, b Blob, want Kind, g 
 		return nil, nil, fr.corrupt(fmt.Sprintf("holds %d records, the job expects %d", fr.Count, b.Count))
 	}
 	return fr, rc, nil
-}
-
-// nextPiece reads the next record of a pieces fragment.
-func (fr *fragReader) nextPiece() (r PieceRecord, ok bool, err error) {
-	if fr.left == 0 {
-		return r, false, nil
-	}
-	prev, first := fr.prevK, fr.left == fr.Count
-	r.Key = fr.pieceKey()
-	r.Positions = fr.uvarint()
-	r.FirstTier = int32(fr.uvarint())
-	if !first && !prev.Less(r.Key) && fr.err == nil {
-		return r, false, fr.corrupt("pieces out of order")
-	}
-	if err := fr.record(); err != nil {
-		return r, false, err
-	}
-	return r, true, nil
-}
-
-// nextClass reads the next record of a classes fragment.
-func (fr *fragReader) nextClass() (r ClassRecord, ok bool, err error) {
-	if fr.left == 0 {
-		return r, false, nil
-	}
-	r.Neg = fr.pieceKey()
-	r.Sym = games.PieceKey{Hi: fr.uvarint(), Lo: fr.uvarint()}
-	r.SelfNegative = fr.uvarint() == 1
-	if err := fr.record(); err != nil {
-		return r, false, err
-	}
-	return r, true, nil
 }
 
 // blobWriter writes one blob into the store, keeping its size and checksum

@@ -11,6 +11,9 @@ import (
 	"github.com/census-cgt/census/games"
 )
 
+// This file is the fragment codec: the format, its writer and reader, and
+// the encoders and decoders of each kind of record.
+//
 // A fragment is a sorted run of records with a header and a checksum:
 //
 //	header  "CNSF" version:u8 kind:u8 rows:u8 cols:u8 game:u8+bytes tier:u32 count:u64
@@ -35,6 +38,7 @@ const (
 	KindInPlace                   // uint64 in-place piece keys
 	KindPieces                    // translated pieces with occurrence counts
 	KindClasses                   // (negation, symmetric) class pairs
+	KindPieceRows                 // pieces with their counts and classes
 )
 
 func (k Kind) String() string {
@@ -49,6 +53,8 @@ func (k Kind) String() string {
 		return "pieces"
 	case KindClasses:
 		return "classes"
+	case KindPieceRows:
+		return "piecerows"
 	}
 	return fmt.Sprintf("kind%d", uint8(k))
 }
@@ -82,6 +88,16 @@ type ClassRecord struct {
 	Neg, Sym     games.PieceKey
 	SelfNegative bool
 }
+
+// pieceRow is a translated piece with what its row of the pieces table
+// needs beyond the piece itself: its counts and its classes.
+type pieceRow struct {
+	PieceRecord
+	Sym, Neg     games.PieceKey
+	SelfNegative bool
+}
+
+// ---- the writer ----
 
 // fragWriter encodes one fragment.
 type fragWriter struct {
@@ -144,6 +160,8 @@ func (fw *fragWriter) close() (size int64, sum uint32, err error) {
 	fw.n += int64(len(trailer))
 	return fw.n, fw.crc, fw.w.Flush()
 }
+
+// ---- the reader ----
 
 // fragReader decodes one fragment, checking as it goes and at the end.
 type fragReader struct {
@@ -326,4 +344,131 @@ func (fr *fragReader) pieceKey() games.PieceKey {
 	}
 	fr.prevK = games.PieceKey{Hi: fr.prevK.Hi + dh, Lo: lo}
 	return fr.prevK
+}
+
+// ---- the records ----
+
+// writeFragment writes one fragment of h.Count records to w and returns
+// the blob section it makes (without a name or offset).
+func writeFragment(w io.Writer, h Header, encode func(*fragWriter)) (Blob, error) {
+	fw := newFragWriter(w, h)
+	encode(fw)
+	size, sum, err := fw.close()
+	if err != nil {
+		return Blob{}, fmt.Errorf("write %s fragment: %w", h.Kind, err)
+	}
+	return Blob{Kind: h.Kind, Size: size, Sum: sum, Count: h.Count}, nil
+}
+
+// writeKeys writes sorted unique keys as one fragment.
+func writeKeys(w io.Writer, h Header, keys []uint64) (Blob, error) {
+	h.Count = uint64(len(keys))
+	return writeFragment(w, h, func(fw *fragWriter) {
+		for _, k := range keys {
+			fw.key(k)
+		}
+	})
+}
+
+// writePieces writes piece records sorted by unique key as one fragment.
+func writePieces(w io.Writer, h Header, recs []PieceRecord) (Blob, error) {
+	h.Count = uint64(len(recs))
+	return writeFragment(w, h, func(fw *fragWriter) {
+		for _, r := range recs {
+			fw.pieceKey(r.Key)
+			fw.uvarint(r.Positions)
+			fw.uvarint(uint64(r.FirstTier))
+		}
+	})
+}
+
+// writeClasses writes sorted unique class records as one fragment.
+func writeClasses(w io.Writer, h Header, recs []ClassRecord) (Blob, error) {
+	h.Count = uint64(len(recs))
+	return writeFragment(w, h, func(fw *fragWriter) {
+		for _, r := range recs {
+			fw.pieceKey(r.Neg)
+			fw.uvarint(r.Sym.Hi)
+			fw.uvarint(r.Sym.Lo)
+			fw.uvarint(boolVarint(r.SelfNegative))
+		}
+	})
+}
+
+// writePieceRows writes the rows of pieces, sorted by unique key, as one
+// fragment: each a piece record and the piece's classes.
+func writePieceRows(w io.Writer, h Header, rows []pieceRow) (Blob, error) {
+	h.Count = uint64(len(rows))
+	return writeFragment(w, h, func(fw *fragWriter) {
+		for _, r := range rows {
+			fw.pieceKey(r.Key)
+			fw.uvarint(r.Positions)
+			fw.uvarint(uint64(r.FirstTier))
+			fw.uvarint(r.Sym.Hi)
+			fw.uvarint(r.Sym.Lo)
+			fw.uvarint(r.Neg.Hi)
+			fw.uvarint(r.Neg.Lo)
+			fw.uvarint(boolVarint(r.SelfNegative))
+		}
+	})
+}
+
+func boolVarint(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// nextPiece reads the next record of a pieces fragment.
+func (fr *fragReader) nextPiece() (r PieceRecord, ok bool, err error) {
+	if fr.left == 0 {
+		return r, false, nil
+	}
+	prev, first := fr.prevK, fr.left == fr.Count
+	r.Key = fr.pieceKey()
+	r.Positions = fr.uvarint()
+	r.FirstTier = int32(fr.uvarint())
+	if !first && !prev.Less(r.Key) && fr.err == nil {
+		return r, false, fr.corrupt("pieces out of order")
+	}
+	if err := fr.record(); err != nil {
+		return r, false, err
+	}
+	return r, true, nil
+}
+
+// nextClass reads the next record of a classes fragment.
+func (fr *fragReader) nextClass() (r ClassRecord, ok bool, err error) {
+	if fr.left == 0 {
+		return r, false, nil
+	}
+	r.Neg = fr.pieceKey()
+	r.Sym = games.PieceKey{Hi: fr.uvarint(), Lo: fr.uvarint()}
+	r.SelfNegative = fr.uvarint() == 1
+	if err := fr.record(); err != nil {
+		return r, false, err
+	}
+	return r, true, nil
+}
+
+// nextPieceRow reads the next record of a piece rows fragment.
+func (fr *fragReader) nextPieceRow() (r pieceRow, ok bool, err error) {
+	if fr.left == 0 {
+		return r, false, nil
+	}
+	prev, first := fr.prevK, fr.left == fr.Count
+	r.Key = fr.pieceKey()
+	r.Positions = fr.uvarint()
+	r.FirstTier = int32(fr.uvarint())
+	r.Sym = games.PieceKey{Hi: fr.uvarint(), Lo: fr.uvarint()}
+	r.Neg = games.PieceKey{Hi: fr.uvarint(), Lo: fr.uvarint()}
+	r.SelfNegative = fr.uvarint() == 1
+	if !first && !prev.Less(r.Key) && fr.err == nil {
+		return r, false, fr.corrupt("piece rows out of order")
+	}
+	if err := fr.record(); err != nil {
+		return r, false, err
+	}
+	return r, true, nil
 }

@@ -49,6 +49,12 @@ func fuzzFragments(f *testing.F) [][]byte {
 	}} {
 		add(func(b *bytes.Buffer) (Blob, error) { return writeClasses(b, h(KindClasses, 0), sortClasses(recs)) })
 	}
+	add(func(b *bytes.Buffer) (Blob, error) {
+		return writePieceRows(b, h(KindPieceRows, 0), []pieceRow{
+			{PieceRecord: PieceRecord{Key: games.PieceKey{Hi: 0x102, Lo: 1 | 2<<32}, Positions: 7}, Sym: games.PieceKey{Hi: 0x102, Lo: 1 | 2<<32}, Neg: games.PieceKey{Hi: 0x102, Lo: 1 | 2<<32}},
+			{PieceRecord: PieceRecord{Key: games.PieceKey{Hi: 0x201, Lo: 3}, Positions: 1, FirstTier: 2}, Sym: games.PieceKey{Hi: 0x102, Lo: 3}, Neg: games.PieceKey{Hi: 0x102, Lo: 3}, SelfNegative: true},
+		})
+	})
 	for _, name := range []string{"golden-positions.frag", "golden-pieces.frag", "golden-classes.frag"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
@@ -96,7 +102,7 @@ func FuzzFragmentDecode(f *testing.F) {
 		if fix {
 			data = fixTrailer(data)
 		}
-		for k := Kind(0); k <= KindClasses+1; k++ {
+		for k := Kind(0); k <= KindPieceRows+1; k++ {
 			fr, err := newFragReader("fuzz", bytes.NewReader(data), k, Blob{})
 			if err != nil {
 				if fr != nil {
@@ -107,7 +113,7 @@ func FuzzFragmentDecode(f *testing.F) {
 			if fr.Kind != k {
 				t.Fatalf("want kind %s, reader holds %s", k, fr.Kind)
 			}
-			if k < KindPositions || k > KindClasses {
+			if k < KindPositions || k > KindPieceRows {
 				continue // no kernel reads records of an unknown kind
 			}
 			limit := len(data) + 10
@@ -160,6 +166,18 @@ func fuzzReadAll(fr *fragReader, limit int) (n int, order string, err error) {
 			if _, ok, err = fr.nextClass(); err != nil || !ok {
 				return n, order, err
 			}
+		}
+	case KindPieceRows:
+		var prev pieceRow
+		for ; n <= limit; n++ {
+			r, ok, err := fr.nextPieceRow()
+			if err != nil || !ok {
+				return n, order, err
+			}
+			if n > 0 && !prev.Key.Less(r.Key) && order == "" {
+				order = fmt.Sprintf("piece row %d is %+v after %+v", n, r, prev)
+			}
+			prev = r
 		}
 	}
 	return n, order, nil

@@ -38,7 +38,7 @@ type Spec struct {
 	// the positions table.
 	Positions bool `json:"positions,omitempty"`
 	// MemBudget is the bytes a job may hold in record buffers before it
-	// spills them to the store.
+	// spills them to the store, split into named shares (budget.go).
 	MemBudget int64 `json:"mem_budget"`
 }
 

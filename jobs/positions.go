@@ -41,20 +41,17 @@ type positionTable struct {
 }
 
 func newPositionTable(ctx context.Context, st store.Store, j *TierJob, g games.Game, group games.Group) *positionTable {
-	budget := j.budget()
+	budget, shares := j.budget(), tierBudget(true)
 	t := &positionTable{
 		ctx: ctx, st: st, g: g, group: group, shard: j.Shard, budget: budget,
-		name: fmt.Sprintf("%s/tables/positions/t%04d/part-%05d.parquet", j.Run, j.Tier, j.Shard),
-		// A row group is held in memory, some 40 bytes a row: an eighth
-		// of the budget.
-		rows: budget / 8 / 40,
+		name: positionsTableBlob(j.Run, j.Tier, j.Shard),
+		rows: int64(shares.PositionRows.records(budget, positionRowBytes)),
 	}
 	if group.Size() > 1 {
-		// Each key needs itself and a radix scratch slot: an eighth of the
-		// budget. The runs lie beside the tier's input fragments, which the
+		// The runs lie beside the tier's input fragments, which the
 		// coordinator deletes once the tier is done.
-		t.images = newSpiller(ctx, st, 1, int(budget/8/16), func(part int) string {
-			return fmt.Sprintf("%s/t%04d/positions/s%05d-p%03d.frag", j.Run, j.Tier, j.Shard, part)
+		t.images = newSpiller(ctx, st, 1, shares.PositionImages.records(budget, keyBytes), func(part int) string {
+			return positionImagesBlob(j.Run, j.Tier, j.Shard, part)
 		}, func(w io.Writer, keys []uint64) (Blob, error) {
 			keys, t.scratch = sortUnique(keys, t.scratch)
 			return writeKeys(w, j.header(g, KindPositions, j.Tier), keys)
@@ -160,7 +157,7 @@ func (t *positionTable) writeImages() error {
 	if err != nil {
 		return err
 	}
-	return mergeUnique(t.ctx, t.st, runs, KindPositions, t.g, t.budget, t.write)
+	return mergeUnique(t.ctx, t.st, runs, KindPositions, t.g, tierBudget(true).ReadBuffers.of(t.budget), t.write)
 }
 
 // abort discards a part not committed.

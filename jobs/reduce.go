@@ -12,7 +12,8 @@ import (
 
 // runPieces counts the distinct dead-free boards, in-place pieces and
 // translated pieces of one reduce shard, writes a row of the pieces table
-// for each translated piece, and sends its classes on to the class shards.
+// for each translated piece, in key order, and sends its classes on to the
+// class shards.
 func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (*PieceResult, error) {
 	if j.Bucket < 0 || j.ClassShards < 1 || j.Run == "" {
 		return nil, fmt.Errorf("%w: piece bucket %d, class shards %d, run %q", ErrInvalid, j.Bucket, j.ClassShards, j.Run)
@@ -21,6 +22,8 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	if err != nil {
 		return nil, err
 	}
+	budget, shares := j.budget(), pieceBudget()
+	reads := shares.ReadBuffers.of(budget)
 	res := &PieceResult{Bucket: j.Bucket, BySize: map[int]uint64{}}
 	// Keys are representatives of orbits of the start's symmetries: each
 	// stands for its whole orbit.
@@ -28,84 +31,44 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	count := func(n *uint64) func(uint64) error {
 		return func(key uint64) error { *n += group.Orbit(key); return nil }
 	}
-	if err := mergeUnique(ctx, st, j.Inputs, KindDeadFree, g, j.budget(), count(&res.DeadFree)); err != nil {
+	if err := mergeUnique(ctx, st, j.Inputs, KindDeadFree, g, reads, count(&res.DeadFree)); err != nil {
 		return nil, err
 	}
-	if err := mergeUnique(ctx, st, j.Inputs, KindInPlace, g, j.budget(), count(&res.InPlace)); err != nil {
+	if err := mergeUnique(ctx, st, j.Inputs, KindInPlace, g, reads, count(&res.InPlace)); err != nil {
 		return nil, err
 	}
 
-	classes := newSpiller(ctx, st, j.ClassShards, int(j.budget()/64), func(part int) string {
-		return fmt.Sprintf("%s/classes/r%05d-p%03d.frag", j.Run, j.Bucket, part)
+	classes := newSpiller(ctx, st, j.ClassShards, shares.Classes.records(budget, classRecordBytes), func(part int) string {
+		return classBlob(j.Run, j.Bucket, part)
 	}, func(w io.Writer, recs []ClassRecord) (Blob, error) {
 		return writeClasses(w, j.header(g, KindClasses, 0), sortClasses(recs))
 	})
-	// The table writer holds a row group, some 100 bytes a row: a quarter
-	// of the budget.
-	table, err := newTableWriter(ctx, st, fmt.Sprintf("%s/tables/pieces/part-%05d.parquet", j.Run, j.Bucket), j.budget()/4/100)
+	table, err := newTableWriter(ctx, st, piecesTableBlob(j.Run, j.Bucket), int64(shares.Rows.records(budget, pieceRowBytes)))
 	if err != nil {
 		return nil, err
 	}
 	defer table.abort()
-
-	var cur PieceRecord
-	have := false
-	var orbit []games.Image
-	// finish writes the pieces of the orbit of the current representative:
-	// the positions it stands for are spread evenly over them, as the
-	// symmetries map the positions holding one onto those holding another.
-	finish := func() error {
-		if !have {
-			return nil
+	// The pieces of the orbits of sorted representatives are not sorted:
+	// they are gathered, spilled as sorted runs when they outgrow their
+	// share, and written in key order once every orbit is in.
+	images := newSpiller(ctx, st, 1, shares.Images.records(budget, pieceImageBytes), func(part int) string {
+		return pieceImagesBlob(j.Run, j.Bucket, part)
+	}, func(w io.Writer, rows []pieceRow) (Blob, error) {
+		return writePieceRows(w, j.header(g, KindPieceRows, 0), sortPieceRows(rows))
+	})
+	if err := gatherOrbits(ctx, st, j, g, group, reads, images); err != nil {
+		return nil, err
+	}
+	write := func(r pieceRow) error {
+		if err := writePiece(g, table.pw, classes, j.ClassShards, res, r); err != nil {
+			return err
 		}
-		orbit = group.PieceOrbit(cur.Key, orbit[:0])
-		n := uint64(len(orbit))
-		if cur.Positions%n != 0 {
-			return fmt.Errorf("%w: piece %s occurs in %d positions, not a multiple of its orbit of %d", ErrCorrupt, g.Picture(cur.Key), cur.Positions, n)
-		}
-		// The symmetries of the start keep a piece's classes, or take it
-		// to its negative's: two class computations serve the orbit.
-		plain := pieceClasses(g, cur.Key)
-		var negated *pieceClassesOf
-		for _, im := range orbit {
-			cl := plain
-			if im.Negates {
-				if negated == nil {
-					c := pieceClasses(g, im.Key)
-					negated = &c
-				}
-				cl = *negated
-			}
-			if err := writePiece(g, table.pw, classes, j.ClassShards, res, im.Key, cl, cur.Positions/n, cur.FirstTier); err != nil {
-				return err
-			}
-		}
-		if res.Translated%progressEvery < n && opts.Progress != nil {
+		if res.Translated%progressEvery == 0 && opts.Progress != nil {
 			opts.Progress(res.Translated)
 		}
 		return nil
 	}
-	srcs, closeAll, err := sources(ctx, st, j.Inputs, KindPieces, g, j.budget(), (*fragReader).nextPiece)
-	if err != nil {
-		return nil, err
-	}
-	defer closeAll()
-	err = mergeSorted(srcs, func(a, b PieceRecord) int { return comparePieceKeys(a.Key, b.Key) }, func(r PieceRecord) error {
-		if have && r.Key == cur.Key {
-			cur.Positions += r.Positions
-			cur.FirstTier = min(cur.FirstTier, r.FirstTier)
-			return nil
-		}
-		if err := finish(); err != nil {
-			return err
-		}
-		cur, have = r, true
-		return nil
-	})
-	if err == nil {
-		err = finish()
-	}
-	if err != nil {
+	if err := sortedImages(ctx, st, g, images, reads, write); err != nil {
 		return nil, err
 	}
 	if res.Translated > 0 {
@@ -122,13 +85,104 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	return res, nil
 }
 
+// gatherOrbits merges the piece records of the job, one per representative
+// of an orbit of translated pieces, and adds every piece of each orbit,
+// with its classes, to images: the positions the representative stands for
+// are spread evenly over them, as the symmetries map the positions holding
+// one onto those holding another.
+func gatherOrbits(ctx context.Context, st store.Store, j *PieceJob, g games.Game, group games.Group, reads int64, images *spiller[pieceRow]) error {
+	var orbit []games.Image
+	spread := func(rep PieceRecord) error {
+		orbit = group.PieceOrbit(rep.Key, orbit[:0])
+		n := uint64(len(orbit))
+		if rep.Positions%n != 0 {
+			return fmt.Errorf("%w: piece %s occurs in %d positions, not a multiple of its orbit of %d", ErrCorrupt, g.Picture(rep.Key), rep.Positions, n)
+		}
+		// The symmetries of the start keep a piece's classes, or take it
+		// to its negative's: two class computations serve the orbit.
+		plain := classesOf(g, rep.Key)
+		var negated *pieceRow
+		for _, im := range orbit {
+			row := plain
+			if im.Negates {
+				if negated == nil {
+					c := classesOf(g, im.Key)
+					negated = &c
+				}
+				row = *negated
+			}
+			row.PieceRecord = PieceRecord{Key: im.Key, Positions: rep.Positions / n, FirstTier: rep.FirstTier}
+			if err := images.add(0, row); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	srcs, closeAll, err := sources(ctx, st, j.Inputs, KindPieces, g, reads, (*fragReader).nextPiece)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	var cur PieceRecord
+	have := false
+	err = mergeSorted(srcs, func(a, b PieceRecord) int { return comparePieceKeys(a.Key, b.Key) }, func(r PieceRecord) error {
+		if have && r.Key == cur.Key {
+			cur.Positions += r.Positions
+			cur.FirstTier = min(cur.FirstTier, r.FirstTier)
+			return nil
+		}
+		if have {
+			if err := spread(cur); err != nil {
+				return err
+			}
+		}
+		cur, have = r, true
+		return nil
+	})
+	if err == nil && have {
+		err = spread(cur)
+	}
+	return err
+}
+
+// classesOf is a row holding the classes of the translated piece k.
+func classesOf(g games.Game, k games.PieceKey) pieceRow {
+	sym, neg, self := g.Classes(k)
+	return pieceRow{Sym: sym, Neg: neg, SelfNegative: self}
+}
+
+// sortedImages calls write with every piece gathered in images, in key
+// order: straight from memory when they never outgrew it, else merged
+// from the sorted runs in the store.
+func sortedImages(ctx context.Context, st store.Store, g games.Game, images *spiller[pieceRow], reads int64, write func(pieceRow) error) error {
+	if images.parts == 0 {
+		for _, r := range sortPieceRows(images.bufs[0]) {
+			if err := write(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	runs, err := images.close()
+	if err != nil {
+		return err
+	}
+	srcs, closeAll, err := sources(ctx, st, runs, KindPieceRows, g, reads, (*fragReader).nextPieceRow)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	return mergeSorted(srcs, func(a, b pieceRow) int { return comparePieceKeys(a.Key, b.Key) }, write)
+}
+
 // writePiece writes the row of one translated piece and sends its classes
 // on.
-func writePiece(g games.Game, pw *schema.PieceWriter, classes *spiller[ClassRecord], shards int, res *PieceResult, k games.PieceKey, cl pieceClassesOf, positions uint64, firstTier int32) error {
+func writePiece(g games.Game, pw *schema.PieceWriter, classes *spiller[ClassRecord], shards int, res *PieceResult, r pieceRow) error {
+	k := r.Key
 	res.Translated++
 	size := g.Size(k)
 	res.BySize[size]++
-	sym, neg, self := cl.sym, cl.neg, cl.self
+	sym, neg, self := r.Sym, r.Neg, r.SelfNegative
 	rows, cols := k.Dims()
 	row := schema.Piece{
 		Game: g.Name(), Board: g.Board().String(),
@@ -139,23 +193,12 @@ func writePiece(g games.Game, pw *schema.PieceWriter, classes *spiller[ClassReco
 		SymmetricHi: sym.Hi, SymmetricLo: sym.Lo,
 		NegationHi: neg.Hi, NegationLo: neg.Lo,
 		SelfNegative: self,
-		Positions:    positions, FirstTier: firstTier,
+		Positions:    r.Positions, FirstTier: r.FirstTier,
 	}
 	if err := pw.Write(row); err != nil {
 		return fmt.Errorf("write pieces table: %w", err)
 	}
 	return classes.add(pieceBucket(neg, shards), ClassRecord{Neg: neg, Sym: sym, SelfNegative: self})
-}
-
-// pieceClassesOf are the class keys of a translated piece.
-type pieceClassesOf struct {
-	sym, neg games.PieceKey
-	self     bool
-}
-
-func pieceClasses(g games.Game, k games.PieceKey) pieceClassesOf {
-	sym, neg, self := g.Classes(k)
-	return pieceClassesOf{sym, neg, self}
 }
 
 // runClasses counts the distinct classes of one class shard. Every
@@ -169,7 +212,7 @@ func runClasses(ctx context.Context, st store.Store, j *ClassJob, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	srcs, closeAll, err := sources(ctx, st, j.Inputs, KindClasses, g, j.budget(), (*fragReader).nextClass)
+	srcs, closeAll, err := sources(ctx, st, j.Inputs, KindClasses, g, classBudget().ReadBuffers.of(j.budget()), (*fragReader).nextClass)
 	if err != nil {
 		return nil, err
 	}

@@ -112,6 +112,12 @@ func sortPieces(recs []PieceRecord) []PieceRecord {
 	return out
 }
 
+// sortPieceRows sorts piece rows, whose keys are unique, by key.
+func sortPieceRows(rows []pieceRow) []pieceRow {
+	slices.SortFunc(rows, func(a, b pieceRow) int { return comparePieceKeys(a.Key, b.Key) })
+	return rows
+}
+
 func compareClasses(a, b ClassRecord) int {
 	if c := comparePieceKeys(a.Neg, b.Neg); c != 0 {
 		return c

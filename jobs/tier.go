@@ -37,159 +37,257 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 	if err != nil {
 		return nil, err
 	}
-	// A quarter of the budget for piece records, the rest for successors;
-	// each key needs itself and a radix scratch slot.
-	budget := j.budget()
-	var scratch []uint64
-	keyWriter := func(h Header) func(io.Writer, []uint64) (Blob, error) {
-		return func(w io.Writer, keys []uint64) (Blob, error) {
-			keys, scratch = sortUnique(keys, scratch)
-			return writeKeys(w, h, keys)
-		}
+	k := newTierKernel(ctx, st, j, g, opts)
+	defer k.abort()
+	if err := k.merge(); err != nil {
+		return nil, fmt.Errorf("tier %d shard %d: %w", j.Tier, j.Shard, err)
 	}
-	next := newSpiller(ctx, st, j.NextShards, int(budget*3/4/16), func(part int) string {
-		return fmt.Sprintf("%s/t%04d/s%05d-p%03d.frag", j.Run, j.Tier+1, j.Shard, part)
-	}, keyWriter(j.header(g, KindPositions, j.Tier+1)))
-	keySpiller := func(k Kind) *spiller[uint64] {
-		return newSpiller(ctx, st, j.ReduceShards, int(budget/8/16), j.pieceName(k), keyWriter(j.header(g, k, j.Tier)))
-	}
-	deadFree, inPlace := keySpiller(KindDeadFree), keySpiller(KindInPlace)
-	pieces := newSpiller(ctx, st, j.ReduceShards, int(budget/8/32), j.pieceName(KindPieces), func(w io.Writer, recs []PieceRecord) (Blob, error) {
-		return writePieces(w, j.header(g, KindPieces, j.Tier), sortPieces(recs))
-	})
+	return k.report()
+}
+
+// tierKernel is one run of a tier job. Its steps are the methods: merge
+// streams the shard's unique positions through visit, which checks each
+// (check), counts it (count, shape), sends on its pieces (pieces, shape)
+// and its successors (expand); report closes the outputs and returns the
+// result.
+type tierKernel struct {
+	ctx   context.Context
+	st    store.Store
+	j     *TierJob
+	g     games.Game
+	opts  Options
+	reads int64 // bytes of the input fragments' read buffers
 
 	// Positions are stored one per orbit of the start's symmetry group,
 	// each standing for its orbit; every count is weighted by the orbit's
 	// size, so the totals are those of the plain enumeration.
-	group := games.StartGroup(g, !j.NoSymmetry)
-	// Few distinct pieces occur in many positions: remember their
-	// representatives, up to a sixteenth of the budget.
-	canonPiece := newPieceCache(group, int(j.budget()/16/64))
-	var table *positionTable
-	if j.Positions {
-		table = newPositionTable(ctx, st, j, g, group)
-		defer table.abort()
+	group      games.Group
+	canonPiece *pieceCache
+
+	next              *spiller[uint64] // positions of the next tier, by shard
+	deadFree, inPlace *spiller[uint64] // keys, by reduce bucket
+	pieceRecs         *spiller[PieceRecord]
+	table             *positionTable // nil unless the spec asks for positions
+	scratch           []uint64       // radix scratch of the key spillers
+	stats             TierStats
+	moves             *games.MoveStats
+	pcs               []games.Piece
+	succ              []uint64
+	seen              []games.PieceKey
+}
+
+func newTierKernel(ctx context.Context, st store.Store, j *TierJob, g games.Game, opts Options) *tierKernel {
+	budget, shares := j.budget(), tierBudget(j.Positions)
+	k := &tierKernel{
+		ctx: ctx, st: st, j: j, g: g, opts: opts,
+		reads: shares.ReadBuffers.of(budget),
+		group: games.StartGroup(g, !j.NoSymmetry),
+		moves: games.NewMoveStats(g.Name() == "clobber"),
 	}
-	var stats TierStats
-	moves := games.NewMoveStats(g.Name() == "clobber")
-	var pcs []games.Piece
-	var succ []uint64
-	var seen []games.PieceKey
-	err = mergeUnique(ctx, st, j.Inputs, KindPositions, g, j.budget(), func(pos uint64) error {
-		if t := g.Tier(pos); t != j.Tier {
-			return fmt.Errorf("%w: position %s is in tier %d, not %d", ErrCorrupt, g.Format(pos), t, j.Tier)
-		}
-		if b := Bucket(pos, j.Shards); b != j.Shard {
-			return fmt.Errorf("%w: position %s belongs to shard %d, not %d", ErrCorrupt, g.Format(pos), b, j.Shard)
-		}
-		canon, w := group.CanonOrbit(pos)
-		if canon != pos {
-			return fmt.Errorf("%w: position %s is not the representative of its orbit", ErrCorrupt, g.Format(pos))
-		}
-		stats.Stored++
-		stats.Positions += w
-		if table != nil {
-			if err := table.add(pos); err != nil {
-				return err
-			}
-		}
-		if stats.Stored%progressEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if opts.Progress != nil {
-				opts.Progress(stats.Stored)
-			}
-		}
-		pcs = g.Pieces(pos, pcs[:0])
-		live, dead := 0, false
-		seen = seen[:0]
-		for _, p := range pcs {
-			if !p.Live {
-				dead = true
-				continue
-			}
-			live++
-			ip := group.Canon(p.Key)
-			if err := inPlace.add(Bucket(ip, j.ReduceShards), ip); err != nil {
-				return err
-			}
-			k := g.Translate(p.Key)
-			if containsKey(seen, k) {
-				continue // counted once per position
-			}
-			seen = append(seen, k)
-			// The orbit of pos holds w positions; their pieces make up
-			// the orbit of k, which the piece job spreads them over.
-			c := canonPiece.get(k)
-			rec := PieceRecord{Key: c, Positions: w, FirstTier: int32(j.Tier)}
-			if err := pieces.add(pieceBucket(c, j.ReduceShards), rec); err != nil {
-				return err
-			}
-		}
-		if live >= 2 {
-			stats.Split += w
-			stats.LiveWhenSplit += w * uint64(live)
-		}
-		if dead {
-			stats.WithDead += w
-		}
-		df := group.Canon(g.DeadFree(pos, pcs))
-		if err := deadFree.add(Bucket(df, j.ReduceShards), df); err != nil {
-			return err
-		}
-		succ = g.Expand(pos, pcs, succ[:0], moves, w)
-		for _, s := range succ {
-			s = group.Canon(s)
-			if err := next.add(Bucket(s, j.NextShards), s); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	// Few distinct pieces occur in many positions: remember their
+	// representatives.
+	k.canonPiece = newPieceCache(k.group, shares.PieceCache.records(budget, pieceCacheBytes))
+	k.next = newSpiller(ctx, st, j.NextShards, shares.Successors.records(budget, keyBytes), func(part int) string {
+		return successorBlob(j.Run, j.Tier+1, j.Shard, part)
+	}, k.keyWriter(KindPositions, j.Tier+1))
+	keys := func(kind Kind, sh share) *spiller[uint64] {
+		return newSpiller(ctx, st, j.ReduceShards, sh.records(budget, keyBytes), k.pieceName(kind), k.keyWriter(kind, j.Tier))
+	}
+	k.deadFree, k.inPlace = keys(KindDeadFree, shares.DeadFree), keys(KindInPlace, shares.InPlace)
+	k.pieceRecs = newSpiller(ctx, st, j.ReduceShards, shares.Pieces.records(budget, pieceRecordBytes), k.pieceName(KindPieces),
+		func(w io.Writer, recs []PieceRecord) (Blob, error) {
+			return writePieces(w, j.header(g, KindPieces, j.Tier), sortPieces(recs))
+		})
+	if j.Positions {
+		k.table = newPositionTable(ctx, st, j, g, k.group)
+	}
+	return k
+}
+
+// keyWriter writes a bucket of keys, sorted and unique, as a fragment of
+// kind for tier.
+func (k *tierKernel) keyWriter(kind Kind, tier int) func(io.Writer, []uint64) (Blob, error) {
+	h := k.j.header(k.g, kind, tier)
+	return func(w io.Writer, keys []uint64) (Blob, error) {
+		keys, k.scratch = sortUnique(keys, k.scratch)
+		return writeKeys(w, h, keys)
+	}
+}
+
+// pieceName names the parts of one kind of piece fragments of the job.
+func (k *tierKernel) pieceName(kind Kind) func(part int) string {
+	return func(part int) string { return pieceKeysBlob(k.j.Run, k.j.Tier, kind, k.j.Shard, part) }
+}
+
+// merge visits every unique position of the shard's input fragments, in
+// order. A record that fails its checks may come from a fragment whose
+// checksum, checked only at its end, was not reached yet: the error then
+// names that fragment when there is one.
+func (k *tierKernel) merge() error {
+	err := mergeUnique(k.ctx, k.st, k.j.Inputs, KindPositions, k.g, k.reads, k.visit)
 	if errors.Is(err, ErrCorrupt) {
-		// A record that fails its checks may come from a fragment whose
-		// checksum, checked only at its end, was not reached yet: name
-		// that fragment when there is one.
-		if bad := verify(ctx, st, j.Inputs, KindPositions, g); bad != nil {
+		if bad := verify(k.ctx, k.st, k.j.Inputs, KindPositions, k.g); bad != nil {
 			err = bad
 		}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("tier %d shard %d: %w", j.Tier, j.Shard, err)
-	}
-	stats.Moves, stats.Joins, stats.EdgeRuleJoins = moves.Moves, moves.Joins, moves.EdgeRuleJoins
-	stats.MovedPiece = sparseHist(moves.MovedPiece)
-	stats.MovedPieceSplit = sparseHist(moves.MovedPieceSplit)
+	return err
+}
 
-	res := &TierResult{Tier: j.Tier, Shard: j.Shard, Stats: stats}
-	if res.Next, err = next.close(); err != nil {
+// visit takes one position of the shard through every step.
+func (k *tierKernel) visit(pos uint64) error {
+	w, err := k.check(pos)
+	if err != nil {
+		return err
+	}
+	if err := k.count(pos, w); err != nil {
+		return err
+	}
+	k.pcs = k.g.Pieces(pos, k.pcs[:0])
+	live, err := k.pieces(w)
+	if err != nil {
+		return err
+	}
+	if err := k.shape(pos, w, live); err != nil {
+		return err
+	}
+	return k.expand(pos, w)
+}
+
+// check makes sure pos belongs to the job, and returns the size of its
+// orbit.
+func (k *tierKernel) check(pos uint64) (uint64, error) {
+	g, j := k.g, k.j
+	if t := g.Tier(pos); t != j.Tier {
+		return 0, fmt.Errorf("%w: position %s is in tier %d, not %d", ErrCorrupt, g.Format(pos), t, j.Tier)
+	}
+	if b := Bucket(pos, j.Shards); b != j.Shard {
+		return 0, fmt.Errorf("%w: position %s belongs to shard %d, not %d", ErrCorrupt, g.Format(pos), b, j.Shard)
+	}
+	canon, w := k.group.CanonOrbit(pos)
+	if canon != pos {
+		return 0, fmt.Errorf("%w: position %s is not the representative of its orbit", ErrCorrupt, g.Format(pos))
+	}
+	return w, nil
+}
+
+// count counts the position, standing for w, adds it to the positions
+// table, and reports progress.
+func (k *tierKernel) count(pos, w uint64) error {
+	k.stats.Stored++
+	k.stats.Positions += w
+	if k.table != nil {
+		if err := k.table.add(pos); err != nil {
+			return err
+		}
+	}
+	if k.stats.Stored%progressEvery == 0 {
+		if err := k.ctx.Err(); err != nil {
+			return err
+		}
+		if k.opts.Progress != nil {
+			k.opts.Progress(k.stats.Stored)
+		}
+	}
+	return nil
+}
+
+// pieces sends the in-place keys and the translated pieces of the
+// position's live pieces on to the reduce shards, each translated piece
+// once per position, and returns the number of live pieces.
+func (k *tierKernel) pieces(w uint64) (live int, err error) {
+	g, j := k.g, k.j
+	k.seen = k.seen[:0]
+	for _, p := range k.pcs {
+		if !p.Live {
+			continue
+		}
+		live++
+		ip := k.group.Canon(p.Key)
+		if err := k.inPlace.add(Bucket(ip, j.ReduceShards), ip); err != nil {
+			return live, err
+		}
+		t := g.Translate(p.Key)
+		if containsKey(k.seen, t) {
+			continue // counted once per position
+		}
+		k.seen = append(k.seen, t)
+		// The orbit of the position holds w positions; their pieces make
+		// up the orbit of t, which the piece job spreads them over.
+		c := k.canonPiece.get(t)
+		rec := PieceRecord{Key: c, Positions: w, FirstTier: int32(j.Tier)}
+		if err := k.pieceRecs.add(pieceBucket(c, j.ReduceShards), rec); err != nil {
+			return live, err
+		}
+	}
+	return live, nil
+}
+
+// shape counts the split positions and those with dead pieces, and sends
+// the dead-free board on.
+func (k *tierKernel) shape(pos, w uint64, live int) error {
+	if live >= 2 {
+		k.stats.Split += w
+		k.stats.LiveWhenSplit += w * uint64(live)
+	}
+	for _, p := range k.pcs {
+		if !p.Live {
+			k.stats.WithDead += w
+			break
+		}
+	}
+	df := k.group.Canon(k.g.DeadFree(pos, k.pcs))
+	return k.deadFree.add(Bucket(df, k.j.ReduceShards), df)
+}
+
+// expand sends the successors of pos on to the shards of the next tier.
+func (k *tierKernel) expand(pos, w uint64) error {
+	j := k.j
+	k.succ = k.g.Expand(pos, k.pcs, k.succ[:0], k.moves, w)
+	for _, s := range k.succ {
+		s = k.group.Canon(s)
+		if err := k.next.add(Bucket(s, j.NextShards), s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// report spills what the spillers still hold, finishes the positions
+// table part, and returns what the job found and wrote.
+func (k *tierKernel) report() (*TierResult, error) {
+	stats, m := k.stats, k.moves
+	stats.Moves, stats.Joins, stats.EdgeRuleJoins = m.Moves, m.Joins, m.EdgeRuleJoins
+	stats.MovedPiece = sparseHist(m.MovedPiece)
+	stats.MovedPieceSplit = sparseHist(m.MovedPieceSplit)
+	res := &TierResult{Tier: k.j.Tier, Shard: k.j.Shard, Stats: stats}
+	var err error
+	if res.Next, err = k.next.close(); err != nil {
 		return nil, err
 	}
-	for _, s := range []*spiller[uint64]{deadFree, inPlace} {
+	for _, s := range []*spiller[uint64]{k.deadFree, k.inPlace} {
 		blobs, err := s.close()
 		if err != nil {
 			return nil, err
 		}
 		res.Pieces = append(res.Pieces, blobs...)
 	}
-	blobs, err := pieces.close()
+	blobs, err := k.pieceRecs.close()
 	if err != nil {
 		return nil, err
 	}
 	res.Pieces = append(res.Pieces, blobs...)
-	if table != nil {
-		if res.Table, err = table.commit(stats.Positions); err != nil {
-			return nil, fmt.Errorf("tier %d shard %d: %w", j.Tier, j.Shard, err)
+	if k.table != nil {
+		if res.Table, err = k.table.commit(stats.Positions); err != nil {
+			return nil, fmt.Errorf("tier %d shard %d: %w", k.j.Tier, k.j.Shard, err)
 		}
 	}
 	return res, nil
 }
 
-// pieceName names the parts of one kind of piece fragments of the job.
-func (j *TierJob) pieceName(k Kind) func(part int) string {
-	return func(part int) string {
-		return fmt.Sprintf("%s/pieces/t%04d/%s-s%05d-p%03d.frag", j.Run, j.Tier, k, j.Shard, part)
+// abort discards a positions table part not committed.
+func (k *tierKernel) abort() {
+	if k.table != nil {
+		k.table.abort()
 	}
 }
 
@@ -231,8 +329,7 @@ func WriteStart(ctx context.Context, st store.Store, s Spec, shards int) (Blob, 
 	}
 	start := g.Start()
 	b := Bucket(start, shards)
-	name := fmt.Sprintf("%s/t0000/b%05d/start.frag", s.Run, b)
-	blob, err := putKeys(ctx, st, name, s.header(g, KindPositions, 0), []uint64{start})
+	blob, err := putKeys(ctx, st, startBlob(s.Run, b), s.header(g, KindPositions, 0), []uint64{start})
 	blob.Bucket = b
 	return blob, err
 }

@@ -180,6 +180,8 @@ type census struct {
 	splitByTier                      []uint64
 	// tables are the positions table parts of each tier.
 	tables [][]Blob
+	// pieceTables are the pieces table parts, by reduce bucket.
+	pieceTables []Blob
 }
 
 // runJobs runs a whole census as a coordinator would, one job at a time:
@@ -240,6 +242,9 @@ func runJobs(t *testing.T, st store.Store, spec Spec, shardsFor func(tier int) i
 			t.Fatalf("piece job %d: %v", b, err)
 		}
 		p := res.Piece
+		if p.Table != nil {
+			c.pieceTables = append(c.pieceTables, *p.Table)
+		}
 		c.deadFree += p.DeadFree
 		c.inPlace += p.InPlace
 		c.translated += p.Translated

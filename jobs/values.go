@@ -50,15 +50,6 @@ type ValueResult struct {
 	Pieces int `json:"pieces"`
 }
 
-// ValueKeysName and ValueTableName are the blobs of a value job.
-func ValueKeysName(run string, level, shard int) string {
-	return fmt.Sprintf("%s/values/level-%04d/keys-%05d", run, level, shard)
-}
-
-func valueTableName(run string, level, shard int) string {
-	return fmt.Sprintf("%s/values/level-%04d/table-%05d", run, level, shard)
-}
-
 // PutValueKeys writes keys as the keys blob of shard of level.
 func PutValueKeys(ctx context.Context, st store.Store, run string, level, shard int, keys []games.PieceKey) (Blob, error) {
 	data := make([]byte, 0, 16*len(keys))

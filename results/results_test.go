@@ -78,7 +78,7 @@ func TestSummariesConsistent(t *testing.T) {
 	for _, r := range load(t) {
 		t.Run(r.dir, func(t *testing.T) {
 			s := r.s
-			if r.dir != s.Game+"-"+s.Board {
+			if r.dir != schema.RunName(s.Game, s.Board) {
 				t.Errorf("directory %s holds %s %s", r.dir, s.Game, s.Board)
 			}
 			if sum(s.PositionsByTier) != s.Positions || len(s.PositionsByTier) != s.Tiers {
@@ -115,7 +115,7 @@ func TestSummariesConsistent(t *testing.T) {
 			if s.Joins != 0 {
 				t.Errorf("joins = %d; the piece rules make it 0", s.Joins)
 			}
-			tiers, err := schema.ReadTiersFile(filepath.Join(r.dir, "tiers.parquet"))
+			tiers, err := schema.ReadTiersFile(filepath.Join(r.dir, schema.TiersFile))
 			if err != nil {
 				t.Fatal(err)
 			}

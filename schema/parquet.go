@@ -67,6 +67,7 @@ func writerPropsDict(o writeOptions, dict bool, deltaColumns ...string) *parquet
 		parquet.WithCompressionLevel(1),
 		parquet.WithMaxRowGroupLength(o.rowGroupRows),
 		parquet.WithStats(true),
+		parquet.WithCreatedBy(CreatedBy()),
 		parquet.WithDictionaryDefault(dict),
 		// Pictures are nearly all distinct: a dictionary only costs time.
 		parquet.WithDictionaryFor(ColPicture, false),

@@ -133,7 +133,7 @@ func TestTLS(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("census coordinator over TLS: exit %d: %s", code, stderr)
 	}
-	data, err := os.ReadFile(filepath.Join(out, "domineering-4x4", "summary.json"))
+	data, err := os.ReadFile(filepath.Join(out, "domineering-4x4", schema.SummaryJSONFile))
 	if err != nil {
 		t.Fatal(err)
 	}

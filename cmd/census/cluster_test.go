@@ -222,10 +222,10 @@ func connectTest(t *testing.T, url string) *broker.Conn {
 // shards, which may differ).
 func sameOutputs(t *testing.T, got, want string) {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(got, "run.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(got, schema.ManifestFile)); err != nil {
 		t.Errorf("no manifest: %v", err)
 	}
-	for _, f := range []string{"summary.json", "tiers.parquet"} {
+	for _, f := range []string{schema.SummaryJSONFile, schema.TiersFile} {
 		a, err := os.ReadFile(filepath.Join(got, f))
 		if err != nil {
 			t.Error(err)
@@ -255,7 +255,7 @@ func sameOutputs(t *testing.T, got, want string) {
 // allPieces reads every pieces part of an output directory, sorted by key.
 func allPieces(t *testing.T, dir string) []schema.Piece {
 	t.Helper()
-	parts, err := filepath.Glob(filepath.Join(dir, "pieces", "part-*.parquet"))
+	parts, err := schema.PiecesParts(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func embeddedRun(t *testing.T, game, board string, extra ...string) (string, tim
 	if code != 0 {
 		t.Fatalf("census %s: exit %d: %s", strings.Join(args, " "), code, stderr)
 	}
-	return filepath.Join(out, game+"-"+board), time.Since(began)
+	return schema.RunDir(out, game, board), time.Since(began)
 }
 
 // seeded returns a random source whose seed is in the test log, so that a
@@ -591,7 +591,7 @@ func TestCoordinatorKilled(t *testing.T) {
 			t.Fatalf("census run ended (or hung) before tier %d was done: %s", target, tail(first.output(), 2000))
 		}
 		t.Logf("killed census run after tier %d", target)
-		if _, err := os.Stat(filepath.Join(out, "clobber-4x4", "run.json")); err == nil {
+		if _, err := os.Stat(filepath.Join(out, "clobber-4x4", schema.ManifestFile)); err == nil {
 			t.Errorf("a killed run left a manifest")
 		}
 		_, stderr, code := censusWithin(t, 60*time.Second, env, args...)

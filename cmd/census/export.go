@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/census-cgt/census/coordinator"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/games/all"
 	"github.com/census-cgt/census/schema"
@@ -150,20 +148,16 @@ func runExport(stdout io.Writer, f exportFlags, dir string) error {
 
 // readManifest reads DIR/run.json, which marks DIR as the outputs of a
 // finished run. Every failure is a usage error naming DIR.
-func readManifest(dir string) (coordinator.Manifest, error) {
-	var m coordinator.Manifest
+func readManifest(dir string) (schema.Manifest, error) {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return m, usagef("DIR %s: not a directory", dir)
+		return schema.Manifest{}, usagef("DIR %s: not a directory", dir)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	m, err := schema.ReadManifest(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return m, usagef("DIR %s has no run.json: not the outputs of a finished census run (OUT/GAME-BOARD)", dir)
+		return m, usagef("DIR %s has no %s: not the outputs of a finished census run (OUT/GAME-BOARD)", dir, schema.ManifestFile)
 	}
 	if err != nil {
 		return m, usagef("DIR %s: %v", dir, err)
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return m, usagef("DIR %s: run.json: %v", dir, err)
 	}
 	return m, nil
 }
@@ -171,8 +165,8 @@ func readManifest(dir string) (coordinator.Manifest, error) {
 // exportKeys reads every pieces part of the run in dir and returns the
 // distinct keys of the pieces at level, in key order. A part of another
 // table version, game or board is a usage error naming it.
-func exportKeys(dir string, m coordinator.Manifest, level exportLevel) ([]games.PieceKey, error) {
-	parts, err := filepath.Glob(filepath.Join(dir, "pieces", "part-*.parquet"))
+func exportKeys(dir string, m schema.Manifest, level exportLevel) ([]games.PieceKey, error) {
+	parts, err := schema.PiecesParts(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +205,7 @@ func comparePieceKeys(a, b games.PieceKey) int {
 
 // writeCGSuiteScript writes keys as a CGSuite script that assigns the list
 // of their positions to the variable pieces.
-func writeCGSuiteScript(w io.Writer, g games.Game, m coordinator.Manifest, level exportLevel, keys []games.PieceKey) error {
+func writeCGSuiteScript(w io.Writer, g games.Game, m schema.Manifest, level exportLevel, keys []games.PieceKey) error {
 	ruleset, err := all.CGSuiteRuleset(g.Name())
 	if err != nil {
 		return err

@@ -33,12 +33,12 @@ var (
 )
 
 // exportCensus runs census on the spec's boards once for all export tests
-// and returns the output directory. It lies beside the binary, which
-// TestMain removes with its directory.
+// and returns the output directory. It lies in scratch, which TestMain
+// removes.
 func exportCensus(t *testing.T) string {
 	t.Helper()
 	exportOnce.Do(func() {
-		exportOut, exportErr = os.MkdirTemp(filepath.Dir(binary), "export-")
+		exportOut, exportErr = os.MkdirTemp(scratch, "export-")
 		if exportErr != nil {
 			return
 		}
@@ -96,7 +96,7 @@ func parseGrid(game, charMap, s string) (games.PieceKey, error) {
 func tableKeys(t *testing.T, dir, game, charMap string) map[string]map[games.PieceKey]bool {
 	t.Helper()
 	levels := map[string]map[games.PieceKey]bool{"translated": {}, "symmetric": {}, "negation": {}}
-	parts, err := filepath.Glob(filepath.Join(dir, "pieces", "part-*.parquet"))
+	parts, err := schema.PiecesParts(dir)
 	if err != nil || len(parts) == 0 {
 		t.Fatalf("no pieces parts in %s: %v", dir, err)
 	}
@@ -148,8 +148,8 @@ func TestExport(t *testing.T) {
 	out := exportCensus(t)
 	for _, r := range exportRuns {
 		t.Run(r.game, func(t *testing.T) {
-			dir := filepath.Join(out, r.game+"-"+r.board)
-			data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+			dir := schema.RunDir(out, r.game, r.board)
+			data, err := os.ReadFile(filepath.Join(dir, schema.SummaryJSONFile))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -250,7 +250,7 @@ func TestExportBadInput(t *testing.T) {
 		}
 	}
 	badJSON := t.TempDir()
-	if err := os.WriteFile(filepath.Join(badJSON, "run.json"), []byte("{"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(badJSON, schema.ManifestFile), []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	outFile := filepath.Join(t.TempDir(), "out.cgs")

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/census-cgt/census/broker"
+	"github.com/census-cgt/census/schema"
 )
 
 // listeners returns the addresses pid listens on for TCP, read from
@@ -233,7 +234,7 @@ func leakyCensus(t *testing.T, keep func(string, []byte), name, game, board stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(out, game+"-"+board, "run.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(schema.RunDir(out, game, board), schema.ManifestFile)); err != nil {
 		t.Errorf("census %s %s: %v", game, board, err)
 	}
 	return run

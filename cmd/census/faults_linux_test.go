@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/census-cgt/census/coordinator"
+	"github.com/census-cgt/census/schema"
 )
 
 // The store fault tests give `census run` a store on a real file system
@@ -156,7 +157,7 @@ func TestStoreFaults(t *testing.T) {
 					t.Errorf("last line %q does not name %q", last, part)
 				}
 			}
-			if _, err := os.Stat(filepath.Join(out, "clobber-3x4", "run.json")); !errors.Is(err, os.ErrNotExist) {
+			if _, err := os.Stat(filepath.Join(out, "clobber-3x4", schema.ManifestFile)); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("a failed run left run.json: %v", err)
 			}
 

@@ -158,11 +158,11 @@ func writeKonane(dir, game, board, start string, sum any) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create output directory: %w", err)
 	}
-	manifest := filepath.Join(dir, "run.json")
+	manifest := filepath.Join(dir, schema.ManifestFile)
 	if err := os.Remove(manifest); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove old manifest: %w", err)
 	}
-	p := filepath.Join(dir, "summary.json")
+	p := filepath.Join(dir, schema.SummaryJSONFile)
 	if err := schema.WriteJSONAtomic(p, sum); err != nil {
 		return fmt.Errorf("write summary: %w", err)
 	}
@@ -170,9 +170,9 @@ func writeKonane(dir, game, board, start string, sum any) error {
 	if err != nil {
 		return fmt.Errorf("write summary: %w", err)
 	}
-	m := coordinator.Manifest{SchemaVersion: schema.Version, Census: version,
+	m := schema.Manifest{SchemaVersion: schema.Version, Census: version,
 		Run: game + "-" + board + "-" + start, Game: game, Board: board,
-		Start: start, Files: []coordinator.File{{Path: "summary.json", Bytes: fi.Size()}}}
+		Start: start, Files: []schema.OutputFile{{Path: "summary.json", Bytes: fi.Size()}}}
 	if err := schema.WriteJSONAtomic(manifest, m); err != nil {
 		return fmt.Errorf("write manifest: %w", err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/census-cgt/census/schema"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -26,6 +28,8 @@ func usagef(format string, args ...any) error {
 }
 
 func main() {
+	// Every Parquet file this process writes names this version.
+	schema.SetVersion(version)
 	os.Exit(run(os.Args[1:]))
 }
 

@@ -4,29 +4,38 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/census-cgt/census/internal/testbin"
 	"github.com/census-cgt/census/schema"
 )
 
-var binary string
+var (
+	binary string
+	// scratch holds what the tests write outside their own t.TempDir.
+	scratch string
+)
 
-// TestMain builds the census binary once; the tests run it as a user would.
+// TestMain builds the census binary, or finds it built by another package
+// of this go test run, before any test starts; the tests run it as a user
+// would.
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "census-bin-")
-	if err != nil {
-		panic(err)
+	var err error
+	if binary, err = testbin.Census(testbin.Plain); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
-	binary = filepath.Join(dir, "census")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		panic("build census: " + err.Error() + "\n" + string(out))
+	if scratch, err = os.MkdirTemp("", "census-cmd-test-"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	os.RemoveAll(scratch)
 	os.Exit(code)
 }
 
@@ -119,7 +128,7 @@ func TestRunJSON(t *testing.T) {
 	if s.Positions != 29463 || s.Moves != 139136 || s.DeadFreeBoards != 13404 {
 		t.Errorf("positions, moves, dead-free = %d, %d, %d; want 29463, 139136, 13404", s.Positions, s.Moves, s.DeadFreeBoards)
 	}
-	data, err := os.ReadFile(filepath.Join(out, "clobber-2x6", "summary.json"))
+	data, err := os.ReadFile(filepath.Join(out, "clobber-2x6", schema.SummaryJSONFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +139,7 @@ func TestRunJSON(t *testing.T) {
 	if file.Positions != s.Positions || file.PiecesNegation != s.PiecesNegation {
 		t.Errorf("summary.json and --json differ")
 	}
-	for _, f := range []string{"run.json", "summary.parquet", "tiers.parquet"} {
+	for _, f := range []string{schema.ManifestFile, schema.SummaryFile, schema.TiersFile} {
 		if _, err := os.Stat(filepath.Join(out, "clobber-2x6", f)); err != nil {
 			t.Error(err)
 		}

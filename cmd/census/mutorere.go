@@ -185,13 +185,13 @@ func writeMutorere(dir string, c *loopy.Census, start string) error {
 		return fmt.Errorf("remove old manifest: %w", err)
 	}
 	s := c.Summary
-	m := coordinator.Manifest{SchemaVersion: schema.Version, Census: version,
+	m := schema.Manifest{SchemaVersion: schema.Version, Census: version,
 		Run: strings.Join([]string{s.Game, s.Board}, "-"), Game: s.Game, Board: s.Board, Start: start}
 	for _, out := range []struct {
 		name  string
 		write func(io.Writer) error
 	}{
-		{"states.parquet", c.WriteStates},
+		{schema.StatesFile, c.WriteStates},
 		{"summary.json", func(w io.Writer) error {
 			data, err := json.MarshalIndent(s, "", "  ")
 			if err != nil {
@@ -209,7 +209,7 @@ func writeMutorere(dir string, c *loopy.Census, start string) error {
 		if err != nil {
 			return err
 		}
-		m.Files = append(m.Files, coordinator.File{Path: out.name, Bytes: fi.Size()})
+		m.Files = append(m.Files, schema.OutputFile{Path: out.name, Bytes: fi.Size()})
 	}
 	if err := schema.WriteJSONAtomic(manifest, m); err != nil {
 		return fmt.Errorf("write %s: %w", manifest, err)

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/census-cgt/census/coordinator"
 	"github.com/census-cgt/census/games/mutorere"
 	"github.com/census-cgt/census/loopy"
 	"github.com/census-cgt/census/schema"
@@ -80,7 +79,7 @@ func TestMutorereOutputs(t *testing.T) {
 		t.Errorf("random player missing from summary.json: %+v", s.RandomPlayer)
 	}
 
-	var m coordinator.Manifest
+	var m schema.Manifest
 	data, err = os.ReadFile(filepath.Join(dir, "run.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,7 +31,7 @@ func TestRunPositions(t *testing.T) {
 		t.Fatalf("%d entries in positions/, %d tiers", len(entries), len(s.PositionsByTier))
 	}
 	for tier, want := range s.PositionsByTier {
-		parts, _ := filepath.Glob(filepath.Join(dir, fmt.Sprintf("tier=%02d", tier), "part-*.parquet"))
+		parts, _ := filepath.Glob(filepath.Join(dir, schema.TierDir(tier), schema.PartGlob))
 		var n uint64
 		for _, p := range parts {
 			rows, err := schema.ReadPositionsFile(p)

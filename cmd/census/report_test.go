@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/census-cgt/census/schema"
 )
 
 // TestReport runs two small censuses and reports on them, as a user would.
@@ -110,7 +112,7 @@ func TestReportBadInput(t *testing.T) {
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bad := filepath.Join(corrupt, "clobber-4x4", "summary.json")
+	bad := filepath.Join(corrupt, "clobber-4x4", schema.SummaryJSONFile)
 	if err := os.WriteFile(bad, []byte(`{"game": `), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/census-cgt/census/schema"
 )
 
 var (
@@ -112,7 +114,7 @@ func TestEmbeddedServerKilled(t *testing.T) {
 		log := p.output()
 		record(i, log)
 		t.Logf("killed %s after %d jobs done in this start", k.name, len(doneJobs(log)))
-		if _, err := os.Stat(filepath.Join(out, "clobber-2x7", "run.json")); !errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(out, "clobber-2x7", schema.ManifestFile)); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("a killed run left a manifest (%v)", err)
 		}
 	}

@@ -94,7 +94,7 @@ func runValues(ctx context.Context, f valuesFlags, dir string) error {
 		return err
 	}
 	if f.json {
-		data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+		data, err := os.ReadFile(filepath.Join(dir, schema.SummaryJSONFile))
 		if err != nil {
 			return err
 		}
@@ -120,7 +120,7 @@ func checkValuesDir(dir string) error {
 	_, err := coordinator.CheckValuesDir(dir)
 	if errors.Is(err, coordinator.ErrNotFinished) {
 		// DIR may be OUT: name the runs under it.
-		if runs, _ := filepath.Glob(filepath.Join(dir, "*", "run.json")); len(runs) > 0 {
+		if runs, _ := filepath.Glob(filepath.Join(dir, "*", schema.ManifestFile)); len(runs) > 0 {
 			return usagef("DIR %v; DIR is OUT/GAME-BOARD, e.g. %s", err, filepath.Dir(runs[0]))
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/census-cgt/census/schema"
 )
 
 // node is an element of a parsed page.
@@ -93,7 +95,7 @@ func withAttr(name, key, value string) func(*node) bool {
 // written outside the repository, and returns that directory.
 func copyRuns(t testing.TB, dst string) {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join("..", "..", "results", "*", "summary.json"))
+	paths, err := filepath.Glob(filepath.Join("..", "..", "results", "*", schema.SummaryJSONFile))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no published runs: %v", err)
 	}
@@ -105,9 +107,9 @@ func copyRuns(t testing.TB, dst string) {
 		}
 		// A tiered run has tiers.parquet, a loopy game's census
 		// states.parquet.
-		for _, name := range []string{"summary.json", "tiers.parquet", "states.parquet"} {
+		for _, name := range []string{schema.SummaryJSONFile, schema.TiersFile, schema.StatesFile} {
 			data, err := os.ReadFile(filepath.Join(src, name))
-			if name != "summary.json" && errors.Is(err, fs.ErrNotExist) {
+			if name != schema.SummaryJSONFile && errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
 			if err != nil {

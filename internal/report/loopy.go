@@ -23,7 +23,7 @@ const chartRandom = "random-player"
 // loopyRun reports whether dir holds the census of a loopy game, which has
 // a states table instead of tiers.
 func loopyRun(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, "states.parquet"))
+	_, err := os.Stat(filepath.Join(dir, schema.StatesFile))
 	return err == nil
 }
 
@@ -43,7 +43,7 @@ func loadLoopyRun(dir string) (Run, error) {
 	if err := checkLoopy(r.Loopy); err != nil {
 		return Run{}, fmt.Errorf("read %s: %w", path, err)
 	}
-	path = filepath.Join(dir, "states.parquet")
+	path = filepath.Join(dir, schema.StatesFile)
 	n, err := schema.CountStatesFile(path)
 	if err != nil {
 		return Run{}, err

@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot/vg"
+
+	"github.com/census-cgt/census/schema"
 )
 
 // published is the report of the runs under results/, written once for
@@ -146,7 +148,7 @@ func TestComparisonTableIsSummary(t *testing.T) {
 				}
 				return
 			}
-			raw := rawSummary(t, filepath.Join(r.Dir, "summary.json"))
+			raw := rawSummary(t, filepath.Join(r.Dir, schema.SummaryJSONFile))
 			if len(rows) != 1 {
 				t.Fatalf("%d table rows, want 1", len(rows))
 			}

@@ -40,15 +40,12 @@ type Run struct {
 	Manifest *Manifest
 }
 
-// Manifest is what the report shows of run.json, the file census writes
-// last into a finished run's directory. It repeats the few fields of
-// coordinator.Manifest it needs rather than importing the coordinator and,
-// with it, NATS.
+// Manifest is run.json, the file census writes last into a finished run's
+// directory, with the time it was written.
 type Manifest struct {
-	Census string `json:"census_version"`
-	Run    string `json:"run"`
+	schema.Manifest
 	// Written is the modification time of run.json: when the run finished.
-	Written time.Time `json:"-"`
+	Written time.Time
 }
 
 // Find returns every run under dir (dir itself included), ordered by game
@@ -68,7 +65,7 @@ func Find(dir string) ([]Run, error) {
 		if d.IsDir() && path != dir && strings.HasPrefix(d.Name(), ".") {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && d.Name() == "summary.json" {
+		if !d.IsDir() && d.Name() == schema.SummaryJSONFile {
 			dirs = append(dirs, filepath.Dir(path))
 		}
 		return nil
@@ -155,7 +152,7 @@ func boardSize(board string) (rows, cols int) {
 func nameRuns(runs []Run) {
 	seen := map[string]int{}
 	for i := range runs {
-		id := runs[i].Game() + "-" + runs[i].Board()
+		id := schema.RunName(runs[i].Game(), runs[i].Board())
 		if seen[id]++; seen[id] > 1 {
 			id = fmt.Sprintf("%s-%d", id, seen[id])
 		}
@@ -166,7 +163,7 @@ func nameRuns(runs []Run) {
 // loadRun reads the run in dir and checks that its files agree.
 func loadRun(dir string) (Run, error) {
 	r := Run{Dir: dir}
-	path := filepath.Join(dir, "summary.json")
+	path := filepath.Join(dir, schema.SummaryJSONFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Run{}, fmt.Errorf("read %s: %w", path, err)
@@ -177,14 +174,14 @@ func loadRun(dir string) (Run, error) {
 	if err := checkSummary(r.Summary); err != nil {
 		return Run{}, fmt.Errorf("read %s: %w", path, err)
 	}
-	path = filepath.Join(dir, "tiers.parquet")
+	path = filepath.Join(dir, schema.TiersFile)
 	if r.Tiers, err = schema.ReadTiersFile(path); err != nil {
 		return Run{}, err
 	}
 	if err := checkTiers(r.Summary, r.Tiers); err != nil {
 		return Run{}, fmt.Errorf("read %s: %w", path, err)
 	}
-	if r.Manifest, err = readManifest(filepath.Join(dir, "run.json")); err != nil {
+	if r.Manifest, err = readManifest(dir); err != nil {
 		return Run{}, err
 	}
 	return r, nil
@@ -217,21 +214,19 @@ func checkTiers(s schema.Summary, tiers []schema.Tier) error {
 	return nil
 }
 
-// readManifest reads run.json; a missing file is no error (nil Manifest).
-func readManifest(path string) (*Manifest, error) {
-	data, err := os.ReadFile(path)
+// readManifest reads the run.json of the run in dir; a missing file is no
+// error (nil Manifest).
+func readManifest(dir string) (*Manifest, error) {
+	m, err := schema.ReadManifest(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err
 	}
-	var m Manifest
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+	out := &Manifest{Manifest: m}
+	if fi, err := os.Stat(filepath.Join(dir, schema.ManifestFile)); err == nil {
+		out.Written = fi.ModTime().UTC()
 	}
-	if fi, err := os.Stat(path); err == nil {
-		m.Written = fi.ModTime().UTC()
-	}
-	return &m, nil
+	return out, nil
 }

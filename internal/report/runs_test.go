@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/census-cgt/census/schema"
 )
 
 // oneRun copies the published clobber 4x4 run into dir/name.
@@ -16,7 +18,7 @@ func oneRun(t *testing.T, dir, name string) string {
 	if err := os.MkdirAll(to, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"summary.json", "tiers.parquet"} {
+	for _, f := range []string{schema.SummaryJSONFile, schema.TiersFile} {
 		data, err := os.ReadFile(filepath.Join("..", "..", "results", "clobber-4x4", f))
 		if err != nil {
 			t.Fatal(err)
@@ -41,23 +43,23 @@ func TestFindErrors(t *testing.T) {
 			return ""
 		}, true},
 		{"corrupt summary", func(t *testing.T, run string) string {
-			p := filepath.Join(run, "summary.json")
+			p := filepath.Join(run, schema.SummaryJSONFile)
 			os.WriteFile(p, []byte(`{"game": "clobber", "positions": `), 0o644)
 			return p
 		}, false},
 		{"summary without tiers", func(t *testing.T, run string) string {
-			p := filepath.Join(run, "summary.json")
+			p := filepath.Join(run, schema.SummaryJSONFile)
 			os.WriteFile(p, []byte(`{"game": "clobber", "board": "4x4", "positions": 3}`), 0o644)
 			return p
 		}, false},
 		{"missing tiers", func(t *testing.T, run string) string {
-			p := filepath.Join(run, "tiers.parquet")
+			p := filepath.Join(run, schema.TiersFile)
 			os.Remove(p)
 			return p
 		}, false},
 		{"tiers of another run", func(t *testing.T, run string) string {
-			p := filepath.Join(run, "tiers.parquet")
-			data, err := os.ReadFile(filepath.Join("..", "..", "results", "clobber-3x5", "tiers.parquet"))
+			p := filepath.Join(run, schema.TiersFile)
+			data, err := os.ReadFile(filepath.Join("..", "..", "results", "clobber-3x5", schema.TiersFile))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +67,7 @@ func TestFindErrors(t *testing.T) {
 			return p
 		}, false},
 		{"corrupt run.json", func(t *testing.T, run string) string {
-			p := filepath.Join(run, "run.json")
+			p := filepath.Join(run, schema.ManifestFile)
 			os.WriteFile(p, []byte(`[`), 0o644)
 			return p
 		}, false},
@@ -103,13 +105,13 @@ func TestFindNamesAndOrder(t *testing.T) {
 	oneRun(t, dir, ".census-data/clobber-4x4")
 	small := oneRun(t, dir, "c/small")
 	// A smaller board sorts first, whatever its directory is called.
-	data, err := os.ReadFile(filepath.Join("..", "..", "results", "clobber-3x5", "summary.json"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "results", "clobber-3x5", schema.SummaryJSONFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(small, "summary.json"), data, 0o644)
-	data, _ = os.ReadFile(filepath.Join("..", "..", "results", "clobber-3x5", "tiers.parquet"))
-	os.WriteFile(filepath.Join(small, "tiers.parquet"), data, 0o644)
+	os.WriteFile(filepath.Join(small, schema.SummaryJSONFile), data, 0o644)
+	data, _ = os.ReadFile(filepath.Join("..", "..", "results", "clobber-3x5", schema.TiersFile))
+	os.WriteFile(filepath.Join(small, schema.TiersFile), data, 0o644)
 
 	runs, err := Find(dir)
 	if err != nil {
@@ -135,7 +137,7 @@ func TestFindNamesAndOrder(t *testing.T) {
 func TestManifest(t *testing.T) {
 	dir := t.TempDir()
 	run := oneRun(t, dir, "clobber-4x4")
-	if err := os.WriteFile(filepath.Join(run, "run.json"), []byte(`{"census_version": "v1.2.3", "run": "clobber-4x4-abc", "files": []}`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(run, schema.ManifestFile), []byte(`{"census_version": "v1.2.3", "run": "clobber-4x4-abc", "files": []}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, err := Write(dir, Options{})

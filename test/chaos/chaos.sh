@@ -66,6 +66,9 @@
 #                    (default 900)
 #   CHAOS_NO_DOCKER=1  processes on loopback instead of containers
 #   CHAOS_KEEP=1     leave the cluster and the temporary directory behind
+#   CENSUS_BINARY, CENSUS_CMPOUT  both set: a static census and a
+#                    test/docker/cmpout already built, used instead of
+#                    building them
 #   CI=true          no Docker is an error, unless CHAOS_NO_DOCKER=1
 set -Euo pipefail
 
@@ -196,9 +199,18 @@ version=$(git -C "$root" describe --always --dirty 2>/dev/null || echo dev)-chao
 ctx=$tmp/context
 mkdir -p "$ctx/rootfs/tmp" "$ctx/data" "$tmp/logs"
 chmod 1777 "$ctx/rootfs/tmp"
-(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$ctx/census" ./cmd/census) ||
-	fatal "go build of census failed"
-(cd "$root" && go build -o "$tmp/cmpout" ./test/docker/cmpout) || fatal "go build of test/docker/cmpout failed"
+if [ -n "${CENSUS_BINARY:-}" ] && [ -n "${CENSUS_CMPOUT:-}" ]; then
+	# Built by the caller (go test builds them once, before the tests'
+	# time bounds).
+	cp "$CENSUS_BINARY" "$ctx/census" || fatal "copy $CENSUS_BINARY failed"
+	cp "$CENSUS_CMPOUT" "$tmp/cmpout" || fatal "copy $CENSUS_CMPOUT failed"
+	chmod 0755 "$ctx/census"
+	version=$("$ctx/census" version | cut -d' ' -f2)
+else
+	(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$ctx/census" ./cmd/census) ||
+		fatal "go build of census failed"
+	(cd "$root" && go build -o "$tmp/cmpout" ./test/docker/cmpout) || fatal "go build of test/docker/cmpout failed"
+fi
 census=$ctx/census
 say "built census $version"
 

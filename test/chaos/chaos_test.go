@@ -12,6 +12,8 @@ package chaos_test
 import (
 	"bytes"
 	"context"
+	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,9 +22,32 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/census-cgt/census/internal/testbin"
 )
 
 var here = mustAbs(".")
+
+// static and cmpout are what chaos.sh runs. TestMain builds them before any
+// test starts, or finds them built by another package of this go test
+// run, so that no test's time bound includes a build; without -short only,
+// as the tests that run chaos.sh skip with it.
+var static, cmpout string
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if !testing.Short() {
+		var err error
+		if static, err = testbin.Census(testbin.Static); err == nil {
+			cmpout, err = testbin.Build("./test/docker/cmpout", testbin.Plain)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
+	os.Exit(m.Run())
+}
 
 func mustAbs(p string) string {
 	a, err := filepath.Abs(p)
@@ -55,6 +80,10 @@ func dockerUnavailable() string {
 
 // chaos runs chaos.sh with args and extra environment, within limit, and
 // returns its output and exit code (-1 when it did not finish).
+// The limit covers the image build, the cluster, the reference run and the
+// trials, never the build of census (TestMain's): the short version takes
+// a few minutes on an idle machine, so the callers' eight leave room for a
+// busy one.
 func chaos(t *testing.T, limit time.Duration, env []string, args ...string) (string, int) {
 	t.Helper()
 	if _, err := exec.LookPath("bash"); err != nil {
@@ -66,7 +95,8 @@ func chaos(t *testing.T, limit time.Duration, env []string, args ...string) (str
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", append([]string{filepath.Join(here, "chaos.sh")}, args...)...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(os.Environ(), "CENSUS_BINARY="+static, "CENSUS_CMPOUT="+cmpout)
+	cmd.Env = append(cmd.Env, env...)
 	// On the deadline, SIGTERM the whole process group so that the
 	// script's trap tears the cluster down; SIGKILL a minute later.
 	setProcessGroup(cmd)

@@ -16,6 +16,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	goflag "flag"
 	"fmt"
 	"maps"
 	"net"
@@ -33,6 +34,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/census-cgt/census/internal/testbin"
 )
 
 // The ports census uses, and the Dockerfile exposes.
@@ -93,6 +96,9 @@ func TestCluster(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Fatal("run.sh needs bash:", err)
 	}
+	// The bound covers the image build, the cluster's start, the census
+	// and the comparison, not the build of census and cmpout (TestMain's):
+	// a few minutes on an idle machine, so eight leave room for a busy one.
 	limit := 8 * time.Minute
 	if d, ok := t.Deadline(); ok {
 		limit = min(limit, time.Until(d)-30*time.Second)
@@ -101,6 +107,7 @@ func TestCluster(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", filepath.Join(here, "run.sh"))
 	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "CENSUS_BINARY="+static, "CENSUS_CMPOUT="+cmpout)
 	// On the deadline, SIGTERM the whole process group so that run.sh's
 	// trap tears the cluster down; SIGKILL a minute later.
 	setProcessGroup(cmd)
@@ -132,40 +139,39 @@ func lastLine(s string) string {
 // ---- the census binary and its flags ----
 
 var (
-	buildOnce sync.Once
-	binary    string
-	buildErr  error
-	helpMu    sync.Mutex
-	helps     = map[string]*command{}
+	// binary is the census binary (a plain build) whose --help the tests
+	// read; static and cmpout are what run.sh runs, built only when
+	// TestCluster will run. TestMain builds them before any test starts,
+	// or finds them built by another package of this go test run, so that
+	// no test's time bound includes a build.
+	binary, static, cmpout string
+	helpMu                 sync.Mutex
+	helps                  = map[string]*command{}
 )
 
 func censusBinary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "census-docker-test-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binary = filepath.Join(dir, "census")
-		cmd := exec.Command("go", "build", "-o", binary, "./cmd/census")
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build ./cmd/census: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
 	return binary
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if binary != "" {
-		os.RemoveAll(filepath.Dir(binary))
+	goflag.Parse()
+	var err error
+	if binary, err = testbin.Census(testbin.Plain); err == nil && clusterWanted() {
+		if static, err = testbin.Census(testbin.Static); err == nil {
+			cmpout, err = testbin.Build("./test/docker/cmpout", testbin.Plain)
+		}
 	}
-	os.Exit(code)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+// clusterWanted says whether TestCluster will run the cluster.
+func clusterWanted() bool {
+	return !testing.Short() && os.Getenv("CENSUS_SKIP_DOCKER") != "1" && dockerUnavailable() == ""
 }
 
 // command is what `census SUB --help` says of a subcommand.

@@ -20,7 +20,9 @@
 # CENSUS_TEST_WORKERS (default 3), CENSUS_TEST_TIMEOUT (seconds the
 # coordinator may take, default 300), CENSUS_TEST_IMAGE (default
 # census-test:latest), CENSUS_TEST_KEEP=1 to leave the cluster and the
-# temporary directory for inspection.
+# temporary directory for inspection. CENSUS_BINARY and CENSUS_CMPOUT, both
+# set, name a static census and a test/docker/cmpout already built, which
+# are used instead of building them.
 set -Eeuo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -102,9 +104,17 @@ version=$(git -C "$root" describe --always --dirty 2>/dev/null || echo dev)-dock
 ctx=$tmp/context
 mkdir -p "$ctx/rootfs/tmp" "$ctx/data"
 chmod 1777 "$ctx/rootfs/tmp"
-(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$ctx/census" ./cmd/census)
-(cd "$root" && go build -o "$tmp/cmpout" ./test/docker/cmpout)
-say "built census $version"
+if [ -n "${CENSUS_BINARY:-}" ] && [ -n "${CENSUS_CMPOUT:-}" ]; then
+	# Built by the caller (go test builds them once, before the tests'
+	# time bounds).
+	cp "$CENSUS_BINARY" "$ctx/census"
+	cp "$CENSUS_CMPOUT" "$tmp/cmpout"
+	say "census $("$ctx/census" version) from $CENSUS_BINARY"
+else
+	(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$ctx/census" ./cmd/census)
+	(cd "$root" && go build -o "$tmp/cmpout" ./test/docker/cmpout)
+	say "built census $version"
+fi
 
 step="docker build"
 if [ -f /etc/ssl/certs/ca-certificates.crt ]; then

@@ -35,11 +35,11 @@ func main() {
 		fmt.Printf("same %s\n", name)
 	}
 	for _, dir := range []string{want, got} {
-		if _, err := os.Stat(filepath.Join(dir, "run.json")); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, schema.ManifestFile)); err != nil {
 			check("run.json in "+dir, err)
 		}
 	}
-	for _, f := range []string{"summary.json", "summary.parquet", "tiers.parquet"} {
+	for _, f := range []string{schema.SummaryJSONFile, schema.SummaryFile, schema.TiersFile} {
 		check(f, sameBytes(filepath.Join(want, f), filepath.Join(got, f)))
 	}
 	n, err := samePieces(want, got)
@@ -65,7 +65,7 @@ func sameBytes(a, b string) error {
 }
 
 func readPieces(dir string) ([]schema.Piece, int, error) {
-	parts, err := filepath.Glob(filepath.Join(dir, "pieces", "part-*.parquet"))
+	parts, err := schema.PiecesParts(dir)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -111,7 +111,7 @@ func samePieces(want, got string) (int, error) {
 			return len(a), fmt.Errorf("key %016x%016x appears twice", a[i].KeyHi, a[i].KeyLo)
 		}
 	}
-	s, err := schema.ReadSummaryFile(filepath.Join(want, "summary.parquet"))
+	s, err := schema.ReadSummaryFile(filepath.Join(want, schema.SummaryFile))
 	if err != nil {
 		return len(a), err
 	}
