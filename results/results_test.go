@@ -34,6 +34,9 @@ func load(t *testing.T) []run {
 		if loopyDir(filepath.Dir(p)) {
 			continue // a loopy game's summary: see loadLoopy
 		}
+		if konaneDir(filepath.Dir(p)) {
+			continue // a Kōnane census's summary: see loadKonane
+		}
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
