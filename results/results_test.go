@@ -155,6 +155,8 @@ func TestREADME(t *testing.T) {
 	}
 	want := text[:i+len(begin)] + tables(runs) + text[j:]
 	want = replaceLoopyTable(t, want, loadLoopy(t))
+	krows, kboards := loadKonane(t)
+	want = replaceKonaneTables(t, want, krows, kboards)
 	svg := splitChart(runs)
 	if *update {
 		if err := os.WriteFile("README.md", []byte(want), 0o644); err != nil {
