@@ -34,6 +34,9 @@ func load(t *testing.T) []run {
 		if loopyDir(filepath.Dir(p)) {
 			continue // a loopy game's summary: see loadLoopy
 		}
+		if konaneDir(filepath.Dir(p)) {
+			continue // a Kōnane census's summary: see loadKonane
+		}
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -152,6 +155,8 @@ func TestREADME(t *testing.T) {
 	}
 	want := text[:i+len(begin)] + tables(runs) + text[j:]
 	want = replaceLoopyTable(t, want, loadLoopy(t))
+	krows, kboards := loadKonane(t)
+	want = replaceKonaneTables(t, want, krows, kboards)
 	svg := splitChart(runs)
 	if *update {
 		if err := os.WriteFile("README.md", []byte(want), 0o644); err != nil {
