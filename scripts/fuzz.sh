@@ -16,6 +16,7 @@ targets=(
 	"./games FuzzNew"
 	"./jobs FuzzFragmentDecode"
 	"./jobs FuzzJobDecode"
+	"./cgt FuzzParse"
 )
 for t in "${targets[@]}"; do
 	set -- $t
