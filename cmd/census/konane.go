@@ -172,7 +172,7 @@ func writeKonane(dir, game, board, start string, sum any) error {
 	}
 	m := schema.Manifest{SchemaVersion: schema.Version, Census: version,
 		Run: game + "-" + board + "-" + start, Game: game, Board: board,
-		Start: start, Files: []schema.OutputFile{{Path: "summary.json", Bytes: fi.Size()}}}
+		Start: start, Files: []schema.OutputFile{{Path: schema.SummaryJSONFile, Bytes: fi.Size()}}}
 	if err := schema.WriteJSONAtomic(manifest, m); err != nil {
 		return fmt.Errorf("write manifest: %w", err)
 	}

@@ -180,7 +180,7 @@ func writeMutorere(dir string, c *loopy.Census, start string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create output directory: %w", err)
 	}
-	manifest := filepath.Join(dir, "run.json")
+	manifest := filepath.Join(dir, schema.ManifestFile)
 	if err := os.Remove(manifest); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove old manifest: %w", err)
 	}
@@ -192,7 +192,7 @@ func writeMutorere(dir string, c *loopy.Census, start string) error {
 		write func(io.Writer) error
 	}{
 		{schema.StatesFile, c.WriteStates},
-		{"summary.json", func(w io.Writer) error {
+		{schema.SummaryJSONFile, func(w io.Writer) error {
 			data, err := json.MarshalIndent(s, "", "  ")
 			if err != nil {
 				return err

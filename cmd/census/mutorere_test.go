@@ -170,7 +170,7 @@ func TestMutorereBadInput(t *testing.T) {
 		{"not a number", []string{"run", "mutorere", "4x4"}, "mutorere 4x4"},
 		{"unknown variant", []string{"run", "mutorere", "8", "--variant", "free"}, "--variant free"},
 		{"unknown tie-break", []string{"run", "mutorere", "8", "--tie-break", "last"}, "--tie-break last"},
-		{"flag of the tiered games", []string{"run", "mutorere", "8", "--workers", "3"}, "--workers"},
+		{"flag of the tiered games", []string{"run", "mutorere", "8", "--jobs", "3"}, "--jobs"},
 		{"variant for another game", []string{"run", "clobber", "2x2", "--variant", "free-centre"}, "--variant"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

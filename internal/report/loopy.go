@@ -32,7 +32,7 @@ func loopyRun(dir string) bool {
 // must be the summary's states, and run.json when there is one.
 func loadLoopyRun(dir string) (Run, error) {
 	r := Run{Dir: dir, Loopy: &loopy.Summary{}}
-	path := filepath.Join(dir, "summary.json")
+	path := filepath.Join(dir, schema.SummaryJSONFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return Run{}, fmt.Errorf("read %s: %w", path, err)
@@ -51,7 +51,7 @@ func loadLoopyRun(dir string) (Run, error) {
 	if uint64(n) != r.Loopy.States {
 		return Run{}, fmt.Errorf("read %s: %d states, summary.json %d", path, n, r.Loopy.States)
 	}
-	if r.Manifest, err = readManifest(filepath.Join(dir, "run.json")); err != nil {
+	if r.Manifest, err = readManifest(dir); err != nil {
 		return Run{}, err
 	}
 	return r, nil
