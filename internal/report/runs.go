@@ -51,7 +51,8 @@ type Manifest struct {
 // Find returns every run under dir (dir itself included), ordered by game
 // (in the order census lists them), then board size. A run directory is one
 // holding summary.json; it must also hold tiers.parquet, or states.parquet
-// for the census of a loopy game (Mū tōrere, see loadLoopyRun). Directories whose
+// for the census of a loopy game (Mū tōrere, see loadLoopyRun); a Kōnane
+// census is passed over (see konaneRun). Directories whose
 // names start with a dot (census's working data) are not searched. Find
 // returns an error wrapping ErrNoRuns when there is no run, and an error
 // naming the file when a summary.json, tiers.parquet, states.parquet or run.json cannot be
@@ -78,6 +79,9 @@ func Find(dir string) ([]Run, error) {
 	}
 	runs := make([]Run, 0, len(dirs))
 	for _, d := range dirs {
+		if konaneRun(d) {
+			continue
+		}
 		load := loadRun
 		if loopyRun(d) {
 			load = loadLoopyRun
@@ -88,9 +92,27 @@ func Find(dir string) ([]Run, error) {
 		}
 		runs = append(runs, r)
 	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("%s: %w", dir, ErrNoRuns)
+	}
 	slices.SortStableFunc(runs, compareRuns)
 	nameRuns(runs)
 	return runs, nil
+}
+
+// konaneRun reports whether dir holds a Kōnane census (rows valued by
+// arrangement, or the openings of a board): it has neither tiers nor
+// states, and the report has no section for it yet; results/README.md
+// tabulates it.
+func konaneRun(dir string) bool {
+	data, err := os.ReadFile(filepath.Join(dir, schema.SummaryJSONFile))
+	if err != nil {
+		return false
+	}
+	var s struct {
+		Game string `json:"game"`
+	}
+	return json.Unmarshal(data, &s) == nil && s.Game == "konane"
 }
 
 // Game is the run's game, as census names it.
