@@ -18,7 +18,8 @@ import (
 // the data.
 type chart struct {
 	// Name is the chart's part of its PNG file name and of its HTML id:
-	// positions, split-share, pieces-by-size, ladder or edge-rule-joins.
+	// positions, split-share, pieces-by-size, ladder, edge-rule-joins,
+	// outcomes-by-size or value-cost-by-size.
 	Name   string
 	plot   *plot.Plot
 	legend *plot.Legend

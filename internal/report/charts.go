@@ -54,6 +54,9 @@ func runCharts(r Run) ([]*chart, error) {
 	if r.Summary.EdgeRuleJoins != nil {
 		makers = append(makers, edgeChart)
 	}
+	if len(r.Values) > 0 {
+		makers = append(makers, outcomesChart, costChart)
+	}
 	var charts []*chart
 	for _, m := range makers {
 		ch, err := m(r)

@@ -5,5 +5,7 @@
 // and no other file; the charts can also be written as PNG files. The
 // census of a loopy game (Mū tōrere) gets a section of its own, its
 // summary's counts and the random player's chart, and is left out of the
-// comparison.
+// comparison. A run through the values stage whose directory holds its
+// pieces files gets two more charts read from them: outcome classes by
+// piece size and the cost of valuing by piece size.
 package report

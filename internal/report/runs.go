@@ -35,6 +35,10 @@ type Run struct {
 	// Loopy is the summary of a loopy game's census (Mū tōrere), nil for
 	// a tiered run.
 	Loopy *loopy.Summary
+	// Values are the value columns of the pieces, by size, for a run
+	// that has been through the values stage and whose directory holds
+	// its pieces files; nil otherwise.
+	Values []SizeValues
 	// Manifest is nil when the directory holds no run.json (a run whose
 	// outputs were copied without it, like the published results).
 	Manifest *Manifest
@@ -202,6 +206,9 @@ func loadRun(dir string) (Run, error) {
 	}
 	if err := checkTiers(r.Summary, r.Tiers); err != nil {
 		return Run{}, fmt.Errorf("read %s: %w", path, err)
+	}
+	if r.Values, err = loadValues(dir, r.Summary); err != nil {
+		return Run{}, err
 	}
 	if r.Manifest, err = readManifest(dir); err != nil {
 		return Run{}, err

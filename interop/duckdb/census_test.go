@@ -87,6 +87,8 @@ func makeOutputs(dir string) (*outputs, error) {
 		// Every run writes its positions table, since the documented
 		// queries read it for more than one run.
 		args = append(args, "--positions")
+		// Every run is valued too, for the queries over the value columns.
+		args = append(args, "--values")
 		if out, err := exec.Command(bin, args...).CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("census %s: %w: %s", strings.Join(args, " "), err, out)
 		}
