@@ -1,13 +1,13 @@
 package values
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/games/all"
+	"github.com/census-cgt/census/values/brute"
 )
 
 // livePieces makes a census of game on board in memory, from its start
@@ -53,71 +53,27 @@ func livePieces(tb testing.TB, game, board string) []games.PieceKey {
 	return out
 }
 
-// bruteForce solves whole positions by memoised minimax over each player's
-// moves, with no decomposition into pieces and no canonical forms.
-type bruteForce struct {
-	game  string
-	boxes map[string]games.Mover
-	memo  map[[3]uint64]bool
-}
+// bruteForce is package brute's solver, the independent check of the
+// outcome classes, failing the test on an error.
+type bruteForce struct{ s *brute.Solver }
 
-func newBruteForce(game string) *bruteForce {
-	return &bruteForce{game: game, boxes: map[string]games.Mover{}, memo: map[[3]uint64]bool{}}
-}
-
-func (b *bruteForce) board(tb testing.TB, rows, cols int) games.Mover {
-	name := fmt.Sprintf("%dx%d", rows, cols)
-	if g, ok := b.boxes[name]; ok {
-		return g
-	}
-	g, err := all.New(b.game, name, "")
+func newBruteForce(tb testing.TB, game string) *bruteForce {
+	s, err := brute.New(game)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	b.boxes[name] = g.(games.Mover)
-	return b.boxes[name]
+	return &bruteForce{s}
 }
 
-// wins reports whether the player to move (Left when left) wins pos.
-func (b *bruteForce) wins(g games.Mover, pos uint64, left bool) bool {
-	bd := g.Board()
-	k := [3]uint64{uint64(bd.Rows)<<8 | uint64(bd.Cols), pos, 0}
-	if left {
-		k[2] = 1
-	}
-	if w, ok := b.memo[k]; ok {
-		return w
-	}
-	w := false
-	for _, s := range g.Options(pos, left, nil) {
-		if !b.wins(g, s, !left) {
-			w = true
-			break
-		}
-	}
-	b.memo[k] = w
-	return w
-}
-
-func (b *bruteForce) outcome(g games.Mover, pos uint64) string {
-	lf := b.wins(g, pos, true)
-	rf := b.wins(g, pos, false)
-	switch {
-	case lf && !rf:
-		return "L"
-	case !lf && rf:
-		return "R"
-	case lf && rf:
-		return "N"
-	}
-	return "P"
-}
+func (b *bruteForce) outcome(g games.Mover, pos uint64) string { return b.s.Outcome(g, pos) }
 
 // pieceOutcome solves the piece k alone on the board of its box.
 func (b *bruteForce) pieceOutcome(tb testing.TB, k games.PieceKey) string {
-	rows, cols := k.Dims()
-	g := b.board(tb, rows, cols)
-	return b.outcome(g, g.PiecePosition(k))
+	o, err := b.s.PieceOutcome(k)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return o
 }
 
 // gap is the character of a square that takes no part in the game.
