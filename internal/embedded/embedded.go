@@ -112,34 +112,14 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		return nil, err
 	}
 
-	wconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-worker"})
-	if err != nil {
-		return nil, err
-	}
-	defer wconn.Close()
-	w, err := worker.New(ctx, worker.Config{
-		Conn: wconn, Jobs: o.Workers, Log: o.Log, Metrics: workerMetrics(o.Registry),
+	stopWorker, err := startWorker(ctx, srv, worker.Config{
+		Jobs: o.Workers, Log: o.Log, Metrics: workerMetrics(o.Registry),
 		AckWait: o.AckWait, RetryDelay: o.RetryDelay,
-		OpenStore: func(ctx context.Context, u string) (store.Store, error) {
-			if u != url {
-				return nil, fmt.Errorf("store %s is not this process's %s", u, url)
-			}
-			return st, nil
-		},
-	})
+	}, url, st)
 	if err != nil {
 		return nil, err
 	}
-	wctx, stopWorker := context.WithCancel(ctx)
-	workerDone := make(chan struct{})
-	go func() {
-		w.Run(wctx)
-		close(workerDone)
-	}()
-	defer func() {
-		stopWorker()
-		<-workerDone
-	}()
+	defer stopWorker()
 
 	cconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-coordinator"})
 	if err != nil {
@@ -152,6 +132,40 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry, Positions: o.Positions,
 		Log: o.Log, Progress: o.Progress, Metrics: coordinatorMetrics(o.Registry),
 	}, cconn)
+}
+
+// startWorker runs a worker of cfg on a connection of its own to srv,
+// serving st as the store at url (the only store this process has), until
+// the returned stop is called; stop waits for the worker and closes its
+// connection.
+func startWorker(ctx context.Context, srv *server.Server, cfg worker.Config, url string, st store.Store) (stop func(), err error) {
+	conn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-worker"})
+	if err != nil {
+		return nil, err
+	}
+	cfg.Conn = conn
+	cfg.OpenStore = func(ctx context.Context, u string) (store.Store, error) {
+		if u != url {
+			return nil, fmt.Errorf("store %s is not this process's %s", u, url)
+		}
+		return st, nil
+	}
+	w, err := worker.New(ctx, cfg)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		w.Run(wctx)
+		close(done)
+	}()
+	return func() {
+		cancel()
+		<-done
+		conn.Close()
+	}, nil
 }
 
 // serverLog passes the embedded server's warnings and errors to the run's

@@ -3,7 +3,6 @@ package embedded
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"path/filepath"
 
@@ -69,33 +68,11 @@ func RunValues(ctx context.Context, o ValuesOptions) (*schema.Values, error) {
 	if err != nil {
 		return nil, err
 	}
-	wconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-worker"})
+	stopWorker, err := startWorker(ctx, srv, worker.Config{Jobs: max(o.Workers, 1), Log: o.Log}, url, st)
 	if err != nil {
 		return nil, err
 	}
-	defer wconn.Close()
-	w, err := worker.New(ctx, worker.Config{
-		Conn: wconn, Jobs: max(o.Workers, 1), Log: o.Log,
-		OpenStore: func(ctx context.Context, u string) (store.Store, error) {
-			if u != url {
-				return nil, fmt.Errorf("store %s is not this process's %s", u, url)
-			}
-			return st, nil
-		},
-	})
-	if err != nil {
-		return nil, err
-	}
-	wctx, stopWorker := context.WithCancel(ctx)
-	workerDone := make(chan struct{})
-	go func() {
-		w.Run(wctx)
-		close(workerDone)
-	}()
-	defer func() {
-		stopWorker()
-		<-workerDone
-	}()
+	defer stopWorker()
 	cconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-coordinator"})
 	if err != nil {
 		return nil, err
