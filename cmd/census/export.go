@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/census-cgt/census/cgt"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/games/all"
 	"github.com/census-cgt/census/schema"
@@ -46,6 +47,14 @@ var exportLevels = []exportLevel{
 
 type exportFlags struct {
 	format, level, out string
+	values             bool
+}
+
+// exportPiece is one exported piece: its key at the level and, with
+// --values, its outcome class and canonical form ("" when capped).
+type exportPiece struct {
+	key            games.PieceKey
+	outcome, value string
 }
 
 func exportCmd() *cobra.Command {
@@ -84,10 +93,26 @@ Save it in the CGSuite user folder as NAME.cgs, NAME a CGScript identifier
 pieces holds the positions. --format list writes one grid string per line and
 nothing else, for other tools.
 
+--values adds what census values found for each piece (the run must be
+valued: census values DIR, or census run --values): --format list writes
+GRID, the outcome class (L, R, N or P) and the canonical form in CGSuite's
+notation on each line, separated by tabs; --format cgsuite adds two lists of
+strings, in the order of pieces:
+
+  outcomes := ["N", "L"];
+  values := ["*", "^"];
+
+so that pieces[i].CanonicalForm can be checked against values[i] in CGSuite.
+A value over the values stage's cap is the empty string; its outcome class
+is still exact. At the negation level a class drawn by the negative of the
+pieces that occurred gets the negated value and the outcome with L and R
+swapped.
+
 The output goes to standard output, or to --out FILE (written whole or not at
 all).`,
 		Example: `  census export census-out/clobber-3x4 --level symmetric --out ~/CGSuite/clobber3x4.cgs
-  census export census-out/domineering-4x4 --format list --level negation`,
+  census export census-out/domineering-4x4 --format list --level negation
+  census export census-out/clobber-3x4 --values --format list`,
 		Args: exactArgs(1, "DIR, the output directory of one run (OUT/GAME-BOARD)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runExport(c.OutOrStdout(), f, args[0])
@@ -97,6 +122,7 @@ all).`,
 	fl.StringVar(&f.format, "format", formatCGSuite, "cgsuite (a CGSuite script) or list (one grid string per line)")
 	fl.StringVar(&f.level, "level", "symmetric", "translated, symmetric or negation")
 	fl.StringVar(&f.out, "out", "", "file to write (default standard output)")
+	fl.BoolVar(&f.values, "values", false, "add each piece's outcome class and canonical form (a valued run only)")
 	return c
 }
 
@@ -122,17 +148,21 @@ func runExport(stdout io.Writer, f exportFlags, dir string) error {
 	if err != nil {
 		return usagef("%s: run.json: %v", dir, err)
 	}
-	keys, err := exportKeys(dir, m, level)
+	pieces, err := exportPieces(dir, m, level, f.values)
 	if err != nil {
 		return err
 	}
 	write := func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		if f.format == formatList {
-			for _, k := range keys {
-				fmt.Fprintln(bw, g.CGSuite(k))
+			for _, p := range pieces {
+				if f.values {
+					fmt.Fprintf(bw, "%s\t%s\t%s\n", g.CGSuite(p.key), p.outcome, p.value)
+				} else {
+					fmt.Fprintln(bw, g.CGSuite(p.key))
+				}
 			}
-		} else if err := writeCGSuiteScript(bw, g, m, level, keys); err != nil {
+		} else if err := writeCGSuiteScript(bw, g, m, level, pieces, f.values); err != nil {
 			return err
 		}
 		return bw.Flush()
@@ -162,21 +192,35 @@ func readManifest(dir string) (schema.Manifest, error) {
 	return m, nil
 }
 
-// exportKeys reads every pieces part of the run in dir and returns the
-// distinct keys of the pieces at level, in key order. A part of another
-// table version, game or board is a usage error naming it.
-func exportKeys(dir string, m schema.Manifest, level exportLevel) ([]games.PieceKey, error) {
+// exportPieces reads every pieces part of the run in dir and returns the
+// distinct pieces at level, in key order, with their values when values is
+// set. A part of another table version, game or board, and with values a
+// run that is not valued, is a usage error naming it.
+func exportPieces(dir string, m schema.Manifest, level exportLevel, values bool) ([]exportPiece, error) {
 	parts, err := schema.PiecesParts(dir)
 	if err != nil {
 		return nil, err
 	}
-	var keys []games.PieceKey
+	var pieces []exportPiece
 	for _, part := range parts {
 		err := schema.ScanPiecesFile(part, func(p schema.Piece) error {
 			if p.Game != m.Game || p.Board != m.Board {
 				return usagef("%s holds %s %s, run.json says %s %s", part, p.Game, p.Board, m.Game, m.Board)
 			}
-			keys = append(keys, level.key(p))
+			e := exportPiece{key: level.key(p)}
+			if values {
+				if !p.Valued {
+					return usagef("--values: %s is not valued (run census values %s first)", part, dir)
+				}
+				e.outcome, e.value = p.Outcome, p.Value
+				if level.name == "negation" && e.key != (games.PieceKey{Hi: p.SymmetricHi, Lo: p.SymmetricLo}) {
+					// The class is drawn by the negative of this piece.
+					if e.outcome, e.value, err = negateValue(p.Outcome, p.Value); err != nil {
+						return fmt.Errorf("%s: piece %s: %w", part, p.Picture, err)
+					}
+				}
+			}
+			pieces = append(pieces, e)
 			return nil
 		})
 		var u usageError
@@ -189,8 +233,36 @@ func exportKeys(dir string, m schema.Manifest, level exportLevel) ([]games.Piece
 			return nil, err
 		}
 	}
-	slices.SortFunc(keys, comparePieceKeys)
-	return slices.Compact(keys), nil
+	slices.SortFunc(pieces, func(a, b exportPiece) int { return comparePieceKeys(a.key, b.key) })
+	out := pieces[:0]
+	for i, p := range pieces {
+		if i > 0 && p.key == out[len(out)-1].key {
+			if q := out[len(out)-1]; values && (q.outcome != p.outcome || q.value != p.value) {
+				return nil, fmt.Errorf("%s: the pieces of one %s class have values %s (%s) and %s (%s)", dir, level.name, q.value, q.outcome, p.value, p.outcome)
+			}
+			continue
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// negateValue is the outcome class and canonical form of the negative of a
+// piece of the given outcome and form ("" when capped).
+func negateValue(outcome, value string) (string, string, error) {
+	neg := map[string]string{"L": "R", "R": "L", "N": "N", "P": "P"}[outcome]
+	if neg == "" {
+		return "", "", fmt.Errorf("outcome class %q", outcome)
+	}
+	if value == "" {
+		return neg, "", nil
+	}
+	t := cgt.NewTable()
+	g, err := t.Parse(value)
+	if err != nil {
+		return "", "", fmt.Errorf("value %q: %w", value, err)
+	}
+	return neg, t.String(t.Neg(g)), nil
 }
 
 func comparePieceKeys(a, b games.PieceKey) int {
@@ -203,33 +275,48 @@ func comparePieceKeys(a, b games.PieceKey) int {
 	return 0
 }
 
-// writeCGSuiteScript writes keys as a CGSuite script that assigns the list
-// of their positions to the variable pieces.
-func writeCGSuiteScript(w io.Writer, g games.Game, m schema.Manifest, level exportLevel, keys []games.PieceKey) error {
+// writeCGSuiteScript writes pieces as a CGSuite script that assigns the list
+// of their positions to the variable pieces and, with values, their outcome
+// classes and canonical forms to the lists of strings outcomes and values.
+func writeCGSuiteScript(w io.Writer, g games.Game, m schema.Manifest, level exportLevel, pieces []exportPiece, values bool) error {
 	ruleset, err := all.CGSuiteRuleset(g.Name())
 	if err != nil {
 		return err
 	}
 	header := []string{
-		fmt.Sprintf("census export: %s %s, level %s, %d pieces (summary.json %s)", m.Game, m.Board, level.name, len(keys), level.summaryKey),
+		fmt.Sprintf("census export: %s %s, level %s, %d pieces (summary.json %s)", m.Game, m.Board, level.name, len(pieces), level.summaryKey),
 		level.what + ", in key order.",
 		fmt.Sprintf("Run %s from start %s, computed by census %s; exported by census %s.", m.Run, m.Start, m.Census, version),
 		"To load in CGSuite 2, save this file in the CGSuite user folder as NAME.cgs,",
 		"NAME a CGScript identifier, and enter NAME() on the Worksheet: the variable",
 		"pieces then holds the list of positions.",
 	}
+	if values {
+		header = append(header,
+			"outcomes[i] is the outcome class of pieces[i] (L, R, N or P) and values[i]",
+			"its canonical form in CGSuite's notation, as a string (\"\" when it was over",
+			"the values stage's cap; the outcome class is exact all the same).")
+	}
 	for _, h := range strings.Split(strings.Join(header, "\n"), "\n") {
 		fmt.Fprintf(w, "// %s\n", h)
 	}
-	fmt.Fprintln(w, "pieces := [")
-	for i, k := range keys {
-		sep := ","
-		if i == len(keys)-1 {
-			sep = ""
+	list := func(name string, item func(p exportPiece) string) {
+		fmt.Fprintf(w, "%s := [\n", name)
+		for i, p := range pieces {
+			sep := ","
+			if i == len(pieces)-1 {
+				sep = ""
+			}
+			fmt.Fprintf(w, "  %s%s\n", item(p), sep)
 		}
-		// Grid strings hold only CharMap characters and '|': no quote to escape.
-		fmt.Fprintf(w, "  %s(\"%s\")%s\n", ruleset, g.CGSuite(k), sep)
+		fmt.Fprintln(w, "];")
 	}
-	_, err = fmt.Fprintln(w, "];")
-	return err
+	// Grid strings hold only CharMap characters and '|', outcomes letters
+	// and canonical forms none of '"' and '\\': nothing to escape.
+	list("pieces", func(p exportPiece) string { return fmt.Sprintf("%s(\"%s\")", ruleset, g.CGSuite(p.key)) })
+	if values {
+		list("outcomes", func(p exportPiece) string { return `"` + p.outcome + `"` })
+		list("values", func(p exportPiece) string { return `"` + p.value + `"` })
+	}
+	return nil
 }

@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/census-cgt/census/cgt"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/schema"
 )
@@ -269,6 +271,7 @@ func TestExportBadInput(t *testing.T) {
 		{"out in a missing directory", []string{run, "--out", filepath.Join(empty, "none", "x.cgs")}, filepath.Join(empty, "none")},
 		{"no DIR", nil, "DIR"},
 		{"two DIRs", []string{run, run}, "DIR"},
+		{"values of a run not valued", []string{run, "--values"}, "not valued"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -292,4 +295,133 @@ func TestExportBadInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestExportValues exports the pieces of a valued run (Clobber 3x5, whose
+// start is not its own negative, so that some classes of the negation
+// level are drawn by pieces that did not occur) with their values at
+// every level and checks them against the run's summary.json, the export
+// without values, CGSuite's notation as package cgt reads it and values
+// from the literature.
+func TestExportValues(t *testing.T) {
+	out := t.TempDir()
+	if _, stderr, code := census(t, "run", "clobber", "3x5", "--out", out, "--quiet", "--values"); code != 0 {
+		t.Fatalf("census run --values: exit %d: %s", code, stderr)
+	}
+	dir := schema.RunDir(out, "clobber", "3x5")
+	data, err := os.ReadFile(filepath.Join(dir, schema.SummaryJSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s schema.Summary
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	outcomes := map[string]map[string]uint64{"translated": s.OutcomesTranslated, "symmetric": s.OutcomesSymmetric}
+	byLevel := map[string]map[string][2]string{} // level -> grid -> outcome, value
+	for _, level := range []string{"translated", "symmetric", "negation"} {
+		t.Run(level, func(t *testing.T) {
+			plain, stderr, code := census(t, "export", dir, "--format", "list", "--level", level)
+			if code != 0 {
+				t.Fatalf("export: exit %d: %s", code, stderr)
+			}
+			list, stderr, code := census(t, "export", dir, "--format", "list", "--level", level, "--values")
+			if code != 0 {
+				t.Fatalf("export --values: exit %d: %s", code, stderr)
+			}
+			table := cgt.NewTable()
+			count := map[string]uint64{}
+			got := map[string][2]string{}
+			var grids, outs, vals []string
+			for i, l := range strings.Split(strings.TrimSuffix(list, "\n"), "\n") {
+				f := strings.Split(l, "\t")
+				if len(f) != 3 {
+					t.Fatalf("line %d %q: want GRID, outcome and value separated by tabs", i+1, l)
+				}
+				grids, outs, vals = append(grids, f[0]), append(outs, f[1]), append(vals, f[2])
+				count[f[1]]++
+				got[f[0]] = [2]string{f[1], f[2]}
+				if f[2] == "" {
+					continue
+				}
+				g, err := table.Parse(f[2])
+				if err != nil {
+					t.Fatalf("line %d %q: value: %v", i+1, l, err)
+				}
+				if o := table.Outcome(g).String(); o != f[1] {
+					t.Errorf("line %d %q: the value's outcome class is %s", i+1, l, o)
+				}
+			}
+			byLevel[level] = got
+			if strings.Join(grids, "\n")+"\n" != plain {
+				t.Errorf("the grid strings differ from those of the export without --values")
+			}
+			if want := outcomes[level]; want != nil && fmt.Sprint(count) != fmt.Sprint(want) {
+				t.Errorf("outcome classes %v, summary.json says %v", count, want)
+			}
+			script, stderr, code := census(t, "export", dir, "--level", level, "--values")
+			if code != 0 {
+				t.Fatalf("export --values cgsuite: exit %d: %s", code, stderr)
+			}
+			var want strings.Builder
+			for _, l := range []struct {
+				name  string
+				items []string
+				quote func(string) string
+			}{
+				{"pieces", grids, func(g string) string { return `game.grid.Clobber("` + g + `")` }},
+				{"outcomes", outs, strconv.Quote},
+				{"values", vals, strconv.Quote},
+			} {
+				want.WriteString(l.name + " := [\n")
+				for i, it := range l.items {
+					want.WriteString("  " + l.quote(it) + comma(i, len(l.items)) + "\n")
+				}
+				want.WriteString("];\n")
+			}
+			if body := script[strings.Index(script, "pieces := ["):]; body != want.String() {
+				t.Errorf("script lists differ from the list export:\n%.400s\nwant\n%.400s", body, want.String())
+			}
+		})
+	}
+	// Values from the literature ([AGNW], as in values.TestKnownValues).
+	for grid, want := range map[string]string{"xo": "*", "ox": "*", "xxo": "^", "oox": "v"} {
+		if got := byLevel["translated"][grid]; got[1] != want {
+			t.Errorf("translated %s: value %q, want %q", grid, got[1], want)
+		}
+	}
+	// A class at the negation level drawn by a piece that is its own
+	// symmetric class keeps that class's value; any other is drawn by the
+	// negative of a symmetric class, and its value is that class's negated.
+	symValues := map[string]bool{}
+	for _, v := range byLevel["symmetric"] {
+		symValues[v[1]] = true
+	}
+	table := cgt.NewTable()
+	drawnByNegative := 0
+	for grid, v := range byLevel["negation"] {
+		if w, ok := byLevel["symmetric"][grid]; ok {
+			if w != v {
+				t.Errorf("%s: negation level %v, symmetric level %v", grid, v, w)
+			}
+			continue
+		}
+		drawnByNegative++
+		if v[1] == "" {
+			continue
+		}
+		if neg := table.String(table.Neg(table.MustParse(v[1]))); !symValues[neg] {
+			t.Errorf("%s: negation level value %s, but no symmetric class has its negative %s", grid, v[1], neg)
+		}
+	}
+	if drawnByNegative == 0 {
+		t.Errorf("no class of the negation level is drawn by the negative of a piece that occurred")
+	}
+}
+
+func comma(i, n int) string {
+	if i < n-1 {
+		return ","
+	}
+	return ""
 }
