@@ -107,22 +107,32 @@ func TestKnownValues(t *testing.T) {
 }
 
 // boards are the boards whose every live piece is checked against brute
-// force.
-var boards = []struct{ game, board string }{
-	{"clobber", "3x3"},
-	{"clobber", "3x4"},
-	{"clobber", "2x6"},
-	{"domineering", "3x4"},
-	{"domineering", "4x4"},
-	{"amazons", "2x4"},
-	{"amazons", "3x3"},
+// force: every board of each game of at most 12 squares, both ways round,
+// that the game is played on (a board too small for its start, such as
+// Amazons on fewer than two squares, is refused by the game and left out),
+// and Domineering 4x4, the spec's board.
+func boards(tb testing.TB) []struct{ game, board string } {
+	var out []struct{ game, board string }
+	for _, game := range all.Names {
+		for rows := 1; rows <= 12; rows++ {
+			for cols := 1; rows*cols <= 12; cols++ {
+				board := fmt.Sprintf("%dx%d", rows, cols)
+				if _, err := all.New(game, board, ""); err != nil {
+					tb.Logf("%s %s: %v", game, board, err)
+					continue
+				}
+				out = append(out, struct{ game, board string }{game, board})
+			}
+		}
+	}
+	return append(out, struct{ game, board string }{"domineering", "4x4"})
 }
 
 // TestOutcomeBruteForce checks the outcome class of every live piece of
 // small boards against brute-force search of the piece's whole board,
 // Left first and Right first.
 func TestOutcomeBruteForce(t *testing.T) {
-	for _, bc := range boards {
+	for _, bc := range boards(t) {
 		t.Run(bc.game+"/"+bc.board, func(t *testing.T) {
 			keys := livePieces(t, bc.game, bc.board)
 			v, err := New(bc.game, 0)
