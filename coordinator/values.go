@@ -92,6 +92,11 @@ type ValuesConfig struct {
 	// AckWait is how long a value job may go without a heartbeat before
 	// it is delivered again; 0 means broker.DefaultAckWait.
 	AckWait time.Duration
+	// Progress, when set, is told of every level begun and finished and,
+	// under StartValues, of every value job done.
+	Progress func(ValuesProgress)
+
+	tracker *valuesTracker
 }
 
 // ValuesRunID is the run ID of the values stage of the run m.
@@ -147,7 +152,8 @@ func StartValues(ctx context.Context, cfg ValuesConfig, conn *broker.Conn) (*sch
 	if err != nil {
 		return nil, fmt.Errorf("clear failed value jobs: %w", err)
 	}
-	cfg.Exec = &NATS{Conn: conn, KV: kv, Run: cfg.Run, Log: cfg.Log, Nonce: nonce()}
+	cfg.tracker = newValuesTracker(cfg.Progress)
+	cfg.Exec = &NATS{Conn: conn, KV: kv, Run: cfg.Run, Log: cfg.Log, Nonce: nonce(), Waiting: cfg.tracker.jobs}
 	vals, err := Values(ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -181,12 +187,22 @@ func Values(ctx context.Context, cfg ValuesConfig) (*schema.Values, error) {
 		return nil, err
 	}
 	spec := jobs.Spec{Run: cfg.Run, Game: m.Game, Board: m.Board, Start: m.Start, Store: cfg.StoreURL}
-	var tables []jobs.Blob
+	tr := cfg.tracker
+	if tr == nil {
+		tr = newValuesTracker(cfg.Progress)
+	}
+	var pieces uint64
 	for _, lv := range levels {
+		pieces += uint64(len(lv.keys))
+	}
+	tr.set(func(p *ValuesProgress) { p.Stage, p.Levels, p.Pieces = ValuesStageLevels, len(levels), pieces })
+	var tables []jobs.Blob
+	for i, lv := range levels {
 		batch, err := valueBatch(ctx, cfg, spec, lv, tables)
 		if err != nil {
 			return nil, err
 		}
+		tr.set(func(p *ValuesProgress) { p.Level, p.Size, p.JobsDone, p.JobsTotal = i, lv.size, 0, len(batch) })
 		res, err := cfg.Exec.Execute(ctx, batch)
 		if err != nil {
 			return nil, fmt.Errorf("value level %d: %w", lv.size, err)
@@ -198,7 +214,9 @@ func Values(ctx context.Context, cfg ValuesConfig) (*schema.Values, error) {
 			tables = append(tables, r.Value.Table)
 		}
 		cfg.Log.Info("valued level", "size", lv.size, "pieces", len(lv.keys), "jobs", len(batch))
+		tr.set(func(p *ValuesProgress) { p.Level, p.PiecesDone = i+1, p.PiecesDone+uint64(len(lv.keys)) })
 	}
+	tr.set(func(p *ValuesProgress) { p.Stage, p.JobsDone, p.JobsTotal = ValuesStageOutputs, 0, 0 })
 	v, err := values.New(m.Game, cfg.Cap)
 	if err != nil {
 		return nil, err

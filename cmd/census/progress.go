@@ -30,22 +30,55 @@ func newProgress(w *os.File, quiet bool, g games.Game) *progress {
 }
 
 func (p *progress) update(pr coordinator.Progress) {
+	p.show(pr.Stage, describe(pr), func(width int) string { return bar(pr, width) })
+}
+
+// updateValues shows the progress of a values stage.
+func (p *progress) updateValues(vp coordinator.ValuesProgress) {
+	p.show(fmt.Sprintf("values %s %d", vp.Stage, vp.Level), describeValues(vp), func(width int) string {
+		done := float64(vp.Level)
+		if vp.JobsTotal > 0 {
+			done += float64(vp.JobsDone) / float64(vp.JobsTotal)
+		}
+		return drawBar(done/float64(max(vp.Levels, 1)), width)
+	})
+}
+
+// show draws a line of progress of stage: redrawn in place with its bar on
+// a terminal, printed when the stage changes or every p.every otherwise.
+func (p *progress) show(stage, line string, bar func(width int) string) {
 	if p.quiet {
 		return
 	}
 	if p.terminal {
 		// Redraw at most ten times a second.
-		if time.Since(p.last) < 100*time.Millisecond && pr.Stage == p.stage {
+		if time.Since(p.last) < 100*time.Millisecond && stage == p.stage {
 			return
 		}
-		p.last, p.stage, p.drawn = time.Now(), pr.Stage, true
-		fmt.Fprintf(p.w, "\r\033[K%s %s", bar(pr, 24), describe(pr))
+		p.last, p.stage, p.drawn = time.Now(), stage, true
+		fmt.Fprintf(p.w, "\r\033[K%s %s", bar(24), line)
 		return
 	}
-	if pr.Stage != p.stage || time.Since(p.last) >= p.every {
-		p.last, p.stage = time.Now(), pr.Stage
-		fmt.Fprintf(p.w, "census: %s\n", describe(pr))
+	if stage != p.stage || time.Since(p.last) >= p.every {
+		p.last, p.stage = time.Now(), stage
+		fmt.Fprintf(p.w, "census: %s\n", line)
 	}
+}
+
+// describeValues is one line of a values stage's progress: the level
+// (piece size) being valued, its jobs and the pieces of the levels done.
+func describeValues(vp coordinator.ValuesProgress) string {
+	var sb strings.Builder
+	if vp.Stage == coordinator.ValuesStageOutputs {
+		fmt.Fprintf(&sb, "values: writing the value columns")
+	} else {
+		fmt.Fprintf(&sb, "values: level %d/%d (size %d)", min(vp.Level+1, vp.Levels), vp.Levels, vp.Size)
+	}
+	if vp.JobsTotal > 0 {
+		fmt.Fprintf(&sb, "  jobs %d/%d", vp.JobsDone, vp.JobsTotal)
+	}
+	fmt.Fprintf(&sb, "  %d/%d pieces valued  %s", vp.PiecesDone, vp.Pieces, vp.Elapsed.Round(time.Second))
+	return sb.String()
 }
 
 // describe is one line of progress: tier k/n, positions, rate, ETA.
@@ -81,7 +114,12 @@ func bar(pr coordinator.Progress, width int) string {
 	if pr.JobsTotal > 0 {
 		done += float64(pr.JobsDone) / float64(pr.JobsTotal)
 	}
-	n := int(float64(width) * min(done/units, 1))
+	return drawBar(done/units, width)
+}
+
+// drawBar draws a bar of width characters, the share done of it filled.
+func drawBar(share float64, width int) string {
+	n := int(float64(width) * min(max(share, 0), 1))
 	return "[" + strings.Repeat("#", n) + strings.Repeat(".", width-n) + "]"
 }
 

@@ -134,10 +134,12 @@ func checkValuesDir(dir string) error {
 // removes the data once it is done unless f.keepData.
 func valueDir(ctx context.Context, f valuesFlags, dir string) (*schema.Values, error) {
 	began := time.Now()
+	prog := newProgress(os.Stderr, f.quiet, nil)
 	vals, err := embedded.RunValues(ctx, embedded.ValuesOptions{
 		Dir: dir, Data: f.data, Workers: f.workers, Cap: f.cap, ShardPieces: f.shardPieces,
-		KeepData: f.keepData, Log: newLogger(f.quiet),
+		KeepData: f.keepData, Log: newLogger(f.quiet), Progress: prog.updateValues,
 	})
+	prog.done()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, fmt.Errorf("values interrupted; run the same command again to resume from %s", f.data)

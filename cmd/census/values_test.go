@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -86,5 +87,58 @@ func TestValuesCommand(t *testing.T) {
 	}
 	if _, _, code := census(t, "values", "--help"); code != 0 {
 		t.Errorf("census values --help: exit %d", code)
+	}
+}
+
+// TestValuesProgress checks that census values tells a person, off a
+// terminal, each level it values (every size of piece of the run, in
+// order) and when it writes the outputs, and that --quiet silences it.
+func TestValuesProgress(t *testing.T) {
+	out := t.TempDir()
+	if _, stderr, code := census(t, "run", "clobber", "2x4", "--out", out, "--quiet"); code != 0 {
+		t.Fatalf("census run: exit %d: %s", code, stderr)
+	}
+	dir := filepath.Join(out, "clobber-2x4")
+	parts, err := schema.PiecesParts(dir)
+	if err != nil || len(parts) == 0 {
+		t.Fatalf("no pieces parts in %s: %v", dir, err)
+	}
+	sizes := map[int32]bool{}
+	var pieces int
+	for _, p := range parts {
+		rows, err := schema.ReadPiecesFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			sizes[r.Size] = true
+		}
+		pieces += len(rows)
+	}
+	_, stderr, code := census(t, "values", dir, "--data", t.TempDir())
+	if code != 0 {
+		t.Fatalf("census values: exit %d: %s", code, stderr)
+	}
+	var levels []string
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "census: values: level ") {
+			levels = append(levels, l)
+		}
+	}
+	if len(levels) < len(sizes) {
+		t.Errorf("%d level lines for %d sizes of piece:\n%s", len(levels), len(sizes), stderr)
+	}
+	for i := 1; i <= len(sizes); i++ {
+		if !strings.Contains(stderr, fmt.Sprintf("census: values: level %d/%d (size ", i, len(sizes))) {
+			t.Errorf("no line for level %d/%d:\n%s", i, len(sizes), stderr)
+		}
+	}
+	if want := fmt.Sprintf("census: values: writing the value columns  %d/%d pieces valued", pieces, pieces); !strings.Contains(stderr, want) {
+		t.Errorf("no line %q:\n%s", want, stderr)
+	}
+
+	_, stderr, code = census(t, "values", dir, "--data", t.TempDir(), "--quiet")
+	if code != 0 || strings.Contains(stderr, "census: values") {
+		t.Errorf("census values --quiet: exit %d, stderr %q", code, stderr)
 	}
 }

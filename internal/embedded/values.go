@@ -30,6 +30,8 @@ type ValuesOptions struct {
 	// KeepData keeps the stage's bucket and blobs after it finishes.
 	KeepData bool
 	Log      *slog.Logger
+	// Progress, when set, is told how the stage is going.
+	Progress func(coordinator.ValuesProgress)
 }
 
 // RunValues runs the values stage of the finished run in o.Dir as jobs on
@@ -80,7 +82,7 @@ func RunValues(ctx context.Context, o ValuesOptions) (*schema.Values, error) {
 	defer cconn.Close()
 	vals, err := coordinator.StartValues(ctx, coordinator.ValuesConfig{
 		Dir: o.Dir, Run: coordinator.ValuesRunID(m), Cap: o.Cap, ShardPieces: o.ShardPieces,
-		Store: st, StoreURL: url, Log: o.Log, KeepBlobs: o.KeepData,
+		Store: st, StoreURL: url, Log: o.Log, KeepBlobs: o.KeepData, Progress: o.Progress,
 	}, cconn)
 	if cause := context.Cause(ctx); err != nil && errors.Is(cause, ErrNATSStore) {
 		return nil, cause
