@@ -79,6 +79,17 @@ type Config struct {
 	// OnHeld, when set, is told once who holds the run when Start has to
 	// wait for it.
 	OnHeld func(holder runstate.Lease)
+	// SpaceDirs are the directories that hold the run's working data (a
+	// directory store's root, the NATS server's store). Before each tier
+	// and before the reductions the run stops with a *NoSpaceError when
+	// one of them has less free space than the stage is estimated to
+	// write (see spaceBudget). A store with a root directory (a
+	// directory store) has its root checked as well.
+	SpaceDirs []string
+	// NoSpaceCheck checks no directory's free space: for filesystems that
+	// do not report it truthfully. A full disk then stops the run when a
+	// write fails, as it does when another process fills it.
+	NoSpaceCheck bool
 }
 
 // minShardPositions is the size below which a tier is not split for
@@ -173,6 +184,7 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 	var tiers []schema.Tier
 	var pieceBlobs []jobs.Blob
 	var positions [][]jobs.Blob
+	space := newSpaceBudget(cfg.spaceDirs())
 	for t := 0; ; t++ {
 		// The successor records routed to this tier bound its size.
 		var incoming uint64
@@ -194,12 +206,16 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 			batch[s] = jobs.Job{Tier: &jobs.TierJob{Spec: spec, Tier: t, Shard: s, Shards: shards,
 				NextShards: nextShards, ReduceShards: reduceShards, Inputs: inputs[s]}}
 		}
+		if err := checkRoom(ctx, st, space, batch, func() error { return space.checkTier(t, incoming) }); err != nil {
+			return nil, err
+		}
 		results, err := cfg.Exec.Execute(ctx, batch)
 		if err != nil {
 			return nil, fmt.Errorf("tier %d: %w", t, err)
 		}
 		var stats jobs.TierStats
 		var parts []jobs.Blob
+		var written uint64
 		next := make([][]jobs.Blob, nextShards)
 		for _, r := range results {
 			tr := r.Tier
@@ -207,11 +223,14 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 			for _, b := range tr.Next {
 				next[b.Bucket] = append(next[b.Bucket], b)
 			}
+			written += blobBytes(tr.Next) + blobBytes(tr.Pieces)
 			pieceBlobs = append(pieceBlobs, tr.Pieces...)
 			if tr.Table != nil {
 				parts = append(parts, *tr.Table)
+				written += uint64(tr.Table.Size)
 			}
 		}
+		space.learn(incoming, written)
 		if stats.Positions == 0 {
 			break
 		}
@@ -238,10 +257,23 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 			}
 		}
 		inputs, shards = next, nextShards
+		// What the store holds now: the next tier's inputs, every piece
+		// record so far and the positions parts.
+		inUse := blobBytes(pieceBlobs)
+		for _, in := range inputs {
+			inUse += blobBytes(in)
+		}
+		for _, ps := range positions {
+			inUse += blobBytes(ps)
+		}
+		tr.storeBytes(inUse)
 	}
 
 	tr.stage(runstate.StagePieces, len(tiers), total.Positions)
-	pieces, classes, tables, err := reduce(ctx, cfg, spec, reduceShards, pieceBlobs, func() {
+	room := func(batch []jobs.Job) error {
+		return checkRoom(ctx, st, space, batch, func() error { return space.check("the piece reduction", blobBytes(pieceBlobs)) })
+	}
+	pieces, classes, tables, err := reduce(ctx, cfg, spec, reduceShards, pieceBlobs, room, func() {
 		tr.stage(runstate.StageClasses, len(tiers), total.Positions)
 	})
 	if err != nil {
@@ -251,9 +283,9 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 	return &Result{Summary: sum, Tiers: tiers, Tables: tables, Positions: positions}, nil
 }
 
-// reduce runs the piece jobs, then, after telling classesBegin, the class
-// jobs, and adds up what they counted.
-func reduce(ctx context.Context, cfg Config, spec jobs.Spec, reduceShards int, pieceBlobs []jobs.Blob, classesBegin func()) (jobs.PieceResult, jobs.ClassResult, []jobs.Blob, error) {
+// reduce runs the piece jobs, once room accepts their batch, then, after
+// telling classesBegin, the class jobs, and adds up what they counted.
+func reduce(ctx context.Context, cfg Config, spec jobs.Spec, reduceShards int, pieceBlobs []jobs.Blob, room func([]jobs.Job) error, classesBegin func()) (jobs.PieceResult, jobs.ClassResult, []jobs.Blob, error) {
 	var pieces jobs.PieceResult
 	var classes jobs.ClassResult
 	byBucket := make([][]jobs.Blob, reduceShards)
@@ -264,6 +296,9 @@ func reduce(ctx context.Context, cfg Config, spec jobs.Spec, reduceShards int, p
 	batch := make([]jobs.Job, reduceShards)
 	for r := range batch {
 		batch[r] = jobs.Job{Piece: &jobs.PieceJob{Spec: spec, Bucket: r, ClassShards: classShards, Inputs: byBucket[r]}}
+	}
+	if err := room(batch); err != nil {
+		return pieces, classes, nil, err
 	}
 	results, err := cfg.Exec.Execute(ctx, batch)
 	if err != nil {

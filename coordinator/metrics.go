@@ -17,6 +17,8 @@ type Metrics struct {
 	Positions *prometheus.GaugeVec
 	ETA       *prometheus.GaugeVec
 	LastTier  *prometheus.GaugeVec
+	// StoreBytes is the bytes the run's fragments take in the store.
+	StoreBytes *prometheus.GaugeVec
 }
 
 // NewMetrics creates the coordinator metrics and registers them with reg.
@@ -25,15 +27,16 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		return prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, append([]string{"run"}, labels...))
 	}
 	m := &Metrics{
-		Info:      gauge("census_coordinator_run_info", "Always 1: the game and board of a run.", "game", "board"),
-		Tier:      gauge("census_coordinator_tier", "The tier being computed (the number of tiers once the run is past them)."),
-		MaxTier:   gauge("census_coordinator_max_tier", "An upper bound on the last tier of the run."),
-		Jobs:      gauge("census_coordinator_jobs", "Jobs of the current stage by state: pending (published, not taken), running, done, failed.", "state"),
-		Positions: gauge("census_coordinator_positions", "Positions of the finished tiers."),
-		ETA:       gauge("census_coordinator_eta_seconds", "Estimated seconds until the run finishes: the time per tier so far times the tiers left, the reductions counting as one (an upper estimate, since late tiers are small)."),
-		LastTier:  gauge("census_coordinator_last_tier_timestamp_seconds", "Unix time at which the last tier finished."),
+		Info:       gauge("census_coordinator_run_info", "Always 1: the game and board of a run.", "game", "board"),
+		Tier:       gauge("census_coordinator_tier", "The tier being computed (the number of tiers once the run is past them)."),
+		MaxTier:    gauge("census_coordinator_max_tier", "An upper bound on the last tier of the run."),
+		Jobs:       gauge("census_coordinator_jobs", "Jobs of the current stage by state: pending (published, not taken), running, done, failed.", "state"),
+		Positions:  gauge("census_coordinator_positions", "Positions of the finished tiers."),
+		ETA:        gauge("census_coordinator_eta_seconds", "Estimated seconds until the run finishes: the time per tier so far times the tiers left, the reductions counting as one (an upper estimate, since late tiers are small)."),
+		LastTier:   gauge("census_coordinator_last_tier_timestamp_seconds", "Unix time at which the last tier finished."),
+		StoreBytes: gauge("census_coordinator_store_bytes", "Bytes the run's working data takes in the store after the last finished tier: the next tier's fragments, the piece records of every tier so far and the positions parts."),
 	}
-	reg.MustRegister(m.Info, m.Tier, m.MaxTier, m.Jobs, m.Positions, m.ETA, m.LastTier)
+	reg.MustRegister(m.Info, m.Tier, m.MaxTier, m.Jobs, m.Positions, m.ETA, m.LastTier, m.StoreBytes)
 	return m
 }
 
@@ -63,6 +66,7 @@ func (r *runMetrics) progress(p Progress) {
 	r.m.Tier.WithLabelValues(r.run).Set(float64(p.Tier))
 	r.m.Positions.WithLabelValues(r.run).Set(float64(p.Positions))
 	r.m.ETA.WithLabelValues(r.run).Set(p.ETA.Seconds())
+	r.m.StoreBytes.WithLabelValues(r.run).Set(float64(p.StoreBytes))
 	if p.Stage == runstate.StageTier && p.Tier > r.lastTier {
 		r.lastTier = p.Tier
 		r.m.LastTier.WithLabelValues(r.run).Set(float64(time.Now().UnixNano()) / 1e9)

@@ -28,6 +28,9 @@ type Progress struct {
 	// tiers left, an upper estimate since late tiers are small. Zero when
 	// nothing is known yet.
 	ETA time.Duration
+	// StoreBytes is the bytes the run's working data takes in the store
+	// after the last finished tier.
+	StoreBytes uint64
 }
 
 // tracker follows a run and tells the status record, the metrics and the
@@ -55,6 +58,12 @@ func newTracker(ctx context.Context, cfg Config, st state, maxTier int, rm *runM
 func (t *tracker) stage(stage string, tier int, positions uint64) {
 	t.p.Stage, t.p.Tier, t.p.Positions = stage, tier, positions
 	t.p.JobsDone, t.p.JobsTotal = 0, 0
+	t.tell(true)
+}
+
+// storeBytes records the bytes of the run's working data in the store.
+func (t *tracker) storeBytes(n uint64) {
+	t.p.StoreBytes, t.status.StoreBytes = n, n
 	t.tell(true)
 }
 

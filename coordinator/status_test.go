@@ -90,4 +90,8 @@ func TestStatusFollowsRun(t *testing.T) {
 	if r.Status.Positions != 29463 {
 		t.Errorf("status shows %d positions, want 29463", r.Status.Positions)
 	}
+	// After the last tier the store holds every tier's piece records.
+	if r.Status.StoreBytes == 0 {
+		t.Errorf("status shows no bytes in the store")
+	}
 }

@@ -804,7 +804,7 @@ func TestMetricsPromtoolLint(t *testing.T) {
 			"census_worker_jobs_in_flight ", "go_goroutines ", "process_resident_memory_bytes "}},
 		{"coordinator", c.Coordinator, []string{"census_coordinator_run_info{", "census_coordinator_tier{", "census_coordinator_max_tier{",
 			"census_coordinator_jobs{", "census_coordinator_positions{", "census_coordinator_eta_seconds{",
-			"census_coordinator_last_tier_timestamp_seconds{", "go_goroutines ", "process_resident_memory_bytes "}},
+			"census_coordinator_last_tier_timestamp_seconds{", "census_coordinator_store_bytes{", "go_goroutines ", "process_resident_memory_bytes "}},
 	} {
 		var body string
 		var missing []string

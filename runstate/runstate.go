@@ -67,13 +67,16 @@ type TierPlan struct {
 
 // Status is the run's progress as `census status` shows it.
 type Status struct {
-	State     string    `json:"state"` // one of the State constants
-	Stage     string    `json:"stage"` // one of the Stage constants
-	Tier      int       `json:"tier"`
-	MaxTier   int       `json:"max_tier"`
-	Positions uint64    `json:"positions"`
-	Error     string    `json:"error,omitempty"`
-	Updated   time.Time `json:"updated"`
+	State     string `json:"state"` // one of the State constants
+	Stage     string `json:"stage"` // one of the Stage constants
+	Tier      int    `json:"tier"`
+	MaxTier   int    `json:"max_tier"`
+	Positions uint64 `json:"positions"`
+	// StoreBytes is the bytes the run's working data takes in the store
+	// after the last finished tier.
+	StoreBytes uint64    `json:"store_bytes,omitempty"`
+	Error      string    `json:"error,omitempty"`
+	Updated    time.Time `json:"updated"`
 }
 
 // Status states.

@@ -27,7 +27,7 @@ func coordinatorCmd() *cobra.Command {
 	var nf natsFlags
 	var out, storeFlag, start, run, resume, memFlag string
 	var shards, jobs int
-	var quiet, keep, plain, positions, noWait bool
+	var quiet, keep, plain, positions, noWait, noSpaceCheck bool
 	var metricsAddr string
 	c := &cobra.Command{
 		Use:   "coordinator [GAME BOARD]",
@@ -112,6 +112,7 @@ it stopped.`,
 				},
 				Store: st, StoreURL: url, Out: outDir, Version: version,
 				Log: newLogger(quiet), Progress: prog.update, KeepBlobs: keep, Metrics: cm, NoSymmetry: plain, Positions: positions,
+				NoSpaceCheck: noSpaceCheck,
 			}, conn)
 			var finished *coordinator.FinishedError
 			if errors.As(err, &finished) {
@@ -140,6 +141,7 @@ it stopped.`,
 	registerJobs(fl, &jobs, 8, "jobs the workers run at once in all; automatic sharding makes at least twice as many shards for large tiers", "parallelism")
 	registerMemBudget(fl, &memFlag)
 	fl.BoolVar(&noWait, "no-wait", false, "exit with code 2 instead of waiting when another coordinator holds the run")
+	fl.BoolVar(&noSpaceCheck, "no-space-check", false, spaceCheckHelp)
 	fl.BoolVar(&quiet, "quiet", false, "print no progress")
 	fl.BoolVar(&keep, "keep-data", false, "keep the run's fragments in the store after it finishes")
 	registerMetricsFlag(fl, &metricsAddr)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -134,8 +135,11 @@ func TestStoreFaults(t *testing.T) {
 			tmp := t.TempDir()
 			out := filepath.Join(tmp, "out")
 			extra, path, heal := tc.fault(t, tmp)
+			// --no-space-check: these are the disks that fill despite the
+			// estimate (another process fills them); TestSpaceCheck has
+			// the estimate.
 			args := append([]string{"run", "--out", out, "--data", filepath.Join(tmp, "data"),
-				"--jobs", "2", noMetrics}, faultBoard...)
+				"--jobs", "2", noMetrics, "--no-space-check"}, faultBoard...)
 			args = append(args, extra...)
 
 			began := time.Now()
@@ -165,6 +169,54 @@ func TestStoreFaults(t *testing.T) {
 			_, stderr, code = censusWithin(t, 90*time.Second, nil, args...)
 			if code != 0 {
 				t.Fatalf("census run again once the store works: exit %d: %s", code, tail(stderr, 2000))
+			}
+			if !strings.Contains(stderr, "resuming run") {
+				t.Errorf("census run again did not resume: %s", tail(stderr, 2000))
+			}
+			sameOutputs(t, filepath.Join(out, "clobber-3x4"), want)
+		})
+	}
+}
+
+// TestSpaceCheck runs a census whose store, a real tmpfs, cannot hold its
+// later tiers: the estimate before a tier stops the run with exit code 1
+// and a line naming the store, the bytes the tier needs and the bytes free,
+// before any write fails; once the tmpfs is larger the same command
+// resumes and gives the outputs of a run that never stopped.
+func TestSpaceCheck(t *testing.T) {
+	t.Setenv("CENSUS_LOG", "info")
+	want, _ := embeddedRun(t, faultBoard[0], faultBoard[1], faultBoard[2:]...)
+	// 128 KiB hold the first tiers of clobber 3x4, not the fifth, and 256
+	// KiB every tier but not the reductions (see TestStoreFaults, where the
+	// same stores fail a write).
+	for _, tc := range []struct{ size, stage string }{{"128k", `tier \d+`}, {"256k", "the piece reduction"}} {
+		t.Run(tc.size, func(t *testing.T) {
+			tmp := t.TempDir()
+			store := filepath.Join(tmp, "store")
+			mountTmpfs(t, store, 0, "size="+tc.size)
+			out := filepath.Join(tmp, "out")
+			args := append([]string{"run", "--out", out, "--data", filepath.Join(tmp, "data"), "--jobs", "2", noMetrics,
+				"--store", store}, faultBoard...)
+			_, stderr, code := censusWithin(t, 90*time.Second, nil, args...)
+			if code != 1 {
+				t.Fatalf("census run on a store too small: exit %d, want 1: %s", code, tail(stderr, 2000))
+			}
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			last := lines[len(lines)-1]
+			t.Log(last)
+			if m := regexp.MustCompile(`: (` + tc.stage + `) needs about [0-9.]+ KiB of working data in (\S+), which has [0-9.]+ KiB free: free some space there and run the same command again to resume$`).FindStringSubmatch(last); m == nil || m[2] != store {
+				t.Errorf("last line %q: want %s, the bytes needed and free, and the store %s", last, tc.stage, store)
+			}
+			if strings.Contains(stderr, "no space left on device") {
+				t.Errorf("a write failed before the estimate stopped the run: %s", tail(stderr, 2000))
+			}
+			if _, err := os.Stat(filepath.Join(out, "clobber-3x4", schema.ManifestFile)); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("a stopped run left run.json: %v", err)
+			}
+			remount(t, store, 0, "size=16m")
+			_, stderr, code = censusWithin(t, 90*time.Second, nil, args...)
+			if code != 0 {
+				t.Fatalf("census run again on a larger store: exit %d: %s", code, tail(stderr, 2000))
 			}
 			if !strings.Contains(stderr, "resuming run") {
 				t.Errorf("census run again did not resume: %s", tail(stderr, 2000))

@@ -27,3 +27,7 @@ const memBudgetUsage = "memory one job may hold in record buffers before spillin
 func registerMemBudget(fl *pflag.FlagSet, v *string) {
 	fl.StringVar(v, "mem-budget", "", memBudgetUsage)
 }
+
+// spaceCheckHelp describes --no-space-check, the same on census run and
+// census coordinator.
+const spaceCheckHelp = "do not compare each stage's estimated working data with the free space of the store and data directories (for filesystems that misreport it); a full disk then stops the run when a write fails"

@@ -94,7 +94,11 @@ func describe(pr coordinator.Progress) string {
 	if pr.JobsTotal > 0 {
 		fmt.Fprintf(&sb, "  jobs %d/%d", pr.JobsDone, pr.JobsTotal)
 	}
-	fmt.Fprintf(&sb, "  %d positions  %.0f positions/s  %s", pr.Positions, rate, pr.Elapsed.Round(time.Second))
+	fmt.Fprintf(&sb, "  %d positions  %.0f positions/s", pr.Positions, rate)
+	if pr.StoreBytes > 0 {
+		fmt.Fprintf(&sb, "  store %s", coordinator.ByteSize(pr.StoreBytes))
+	}
+	fmt.Fprintf(&sb, "  %s", pr.Elapsed.Round(time.Second))
 	if pr.ETA > 0 {
 		fmt.Fprintf(&sb, "  ETA %s", pr.ETA.Round(time.Second))
 	}

@@ -36,6 +36,8 @@ type runFlags struct {
 	json      bool
 	quiet     bool
 	memBudget string
+	// noSpaceCheck skips the free-space estimate before each stage.
+	noSpaceCheck bool
 	// values runs the values stage after the census (cmd/census/values.go).
 	values     bool
 	valuesOpts valuesFlags
@@ -84,6 +86,7 @@ writes every position, one directory per tier: positions/tier=NN/part-*.parquet.
 	fl.StringVar(&f.start, "start", "", "start position as a board diagram, rows separated by '/' (default the game's standard start)")
 	fl.BoolVar(&f.json, "json", false, "print summary.json on standard output")
 	fl.BoolVar(&f.quiet, "quiet", false, "print no progress")
+	fl.BoolVar(&f.noSpaceCheck, "no-space-check", false, spaceCheckHelp)
 	registerMemBudget(fl, &f.memBudget)
 	fl.BoolVar(&f.values, "values", false, "then value every distinct live piece, as census values OUT/GAME-BOARD does (its working data in DATA/values; interrupted there, the same command runs the census again and resumes the values)")
 	addValuesFlags(fl.IntVar, &f.valuesOpts)
@@ -159,7 +162,7 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 	res, err := embedded.Run(ctx, embedded.Options{
 		Game: gameName, Board: board, Start: f.start, Run: f.run,
 		Out: outDir, Data: dataDir, Workers: f.jobs, Shards: f.shards, AckWait: ackWait(), RetryDelay: retryDelay(),
-		StoreURL: storeURLFlag, OpenStore: openStore, KeepData: f.keepData, Registry: ms.registerer(), NoSymmetry: f.plain, Positions: f.positions,
+		StoreURL: storeURLFlag, OpenStore: openStore, KeepData: f.keepData, Registry: ms.registerer(), NoSymmetry: f.plain, Positions: f.positions, NoSpaceCheck: f.noSpaceCheck,
 		MemBudget: budget, Version: version, Log: newLogger(f.quiet), Progress: prog.update,
 	})
 	if err != nil {

@@ -72,7 +72,7 @@ func printRuns(w io.Writer, runs []coordinator.RunInfo) {
 	}
 	sort.Slice(runs, func(i, j int) bool { return runs[i].Run < runs[j].Run })
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tGAME\tBOARD\tSTATE\tSTAGE\tTIER\tPOSITIONS\tJOBS DONE\tPENDING\tFAILED\tCOORDINATOR")
+	fmt.Fprintln(tw, "RUN\tGAME\tBOARD\tSTATE\tSTAGE\tTIER\tPOSITIONS\tSTORE\tJOBS DONE\tPENDING\tFAILED\tCOORDINATOR")
 	for _, r := range runs {
 		tier := fmt.Sprintf("%d/%d", r.Status.Tier, r.Status.MaxTier)
 		if r.Status.Stage != runstate.StageTier {
@@ -82,8 +82,8 @@ func printRuns(w io.Writer, runs []coordinator.RunInfo) {
 		if holder == "" {
 			holder = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\n", r.Run, r.Plan.Game, r.Plan.Board,
-			r.Status.State, r.Status.Stage, tier, r.Status.Positions, r.JobsDone, r.JobsPending, r.JobsFailed, holder)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%s\n", r.Run, r.Plan.Game, r.Plan.Board,
+			r.Status.State, r.Status.Stage, tier, r.Status.Positions, coordinator.ByteSize(r.Status.StoreBytes), r.JobsDone, r.JobsPending, r.JobsFailed, holder)
 	}
 	tw.Flush()
 	for _, r := range runs {

@@ -53,8 +53,12 @@ type Options struct {
 	NoSymmetry bool
 	// Positions writes the positions table.
 	Positions bool
-	Log       *slog.Logger
-	Progress  func(coordinator.Progress)
+	// NoSpaceCheck skips the free-space estimate before each stage
+	// (coordinator.Config.NoSpaceCheck); otherwise Data and a directory
+	// store are checked.
+	NoSpaceCheck bool
+	Log          *slog.Logger
+	Progress     func(coordinator.Progress)
 	// Registry, when set, gets the metrics of the worker and the
 	// coordinator.
 	Registry prometheus.Registerer
@@ -131,6 +135,7 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget, AckWait: o.AckWait,
 		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry, Positions: o.Positions,
 		Log: o.Log, Progress: o.Progress, Metrics: coordinatorMetrics(o.Registry),
+		SpaceDirs: []string{o.Data}, NoSpaceCheck: o.NoSpaceCheck,
 	}, cconn)
 }
 

@@ -56,7 +56,7 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
 		}
 	}
-	for _, name := range []string{"census_worker_store_written_bytes_total", "census_worker_store_read_bytes_total"} {
+	for _, name := range []string{"census_worker_store_written_bytes_total", "census_worker_store_read_bytes_total", "census_coordinator_store_bytes"} {
 		if got, _ := find(t, reg, name, nil); got <= 0 {
 			t.Errorf("%s = %v, want > 0", name, got)
 		}

@@ -1,0 +1,153 @@
+package coordinator
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/census-cgt/census/jobs"
+)
+
+// ErrNoSpace marks a run stopped before a stage whose working data would
+// not fit in the free space of one of its directories.
+var ErrNoSpace = errors.New("not enough free space")
+
+// NoSpaceError is a stage that would not fit: the estimate of the bytes it
+// writes, and the free bytes of the directory that cannot hold them.
+type NoSpaceError struct {
+	Stage      string
+	Dir        string
+	Need, Free uint64
+}
+
+func (e *NoSpaceError) Error() string {
+	return fmt.Sprintf("%s needs about %s of working data in %s, which has %s free: free some space there and run the same command again to resume",
+		e.Stage, ByteSize(e.Need), e.Dir, ByteSize(e.Free))
+}
+
+func (e *NoSpaceError) Unwrap() error { return ErrNoSpace }
+
+// ByteSize writes n bytes in binary units, e.g. 1.5 GiB.
+func ByteSize(n uint64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := uint64(unit), 0
+	for m := n / unit; m >= unit && exp < 5; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}
+
+// spaceMargin is the factor by which a stage's estimate is raised before
+// it is compared with the free space: the estimate extrapolates from the
+// tier before, and later tiers of these games write a little more per
+// record than earlier ones.
+const spaceMargin = 1.25
+
+// spaceBudget checks, before each tier and before the reductions, that
+// the directories holding the run's working data have room for what the
+// stage will write. What a tier writes (its successors' fragments, its
+// piece records, its positions parts) is estimated from the tier before:
+// the bytes it wrote per successor record it read, times the records the
+// coming tier reads. The piece reduction writes at most about the bytes of the
+// piece records they read (the distinct records, the pieces tables and the
+// class records).
+type spaceBudget struct {
+	dirs []string
+	// free reports the bytes free in a directory; ok is false when the
+	// filesystem cannot tell.
+	free func(dir string) (free uint64, ok bool, err error)
+	// perRecord is the bytes the last tier wrote per record it read.
+	perRecord float64
+}
+
+// spaceDirs are the directories whose free space the run checks.
+func (cfg *Config) spaceDirs() []string {
+	if cfg.NoSpaceCheck {
+		return nil
+	}
+	dirs := slices.Clone(cfg.SpaceDirs)
+	if r, ok := cfg.Store.(interface{ Root() string }); ok && !slices.Contains(dirs, r.Root()) {
+		dirs = append(dirs, r.Root())
+	}
+	return dirs
+}
+
+func newSpaceBudget(dirs []string) *spaceBudget {
+	return &spaceBudget{dirs: dirs, free: freeBytes}
+}
+
+// check fails with a *NoSpaceError when a directory has less free space
+// than need (raised by spaceMargin).
+func (b *spaceBudget) check(stage string, need uint64) error {
+	need = uint64(float64(need) * spaceMargin)
+	if need == 0 {
+		return nil
+	}
+	for _, d := range b.dirs {
+		free, ok, err := b.free(d)
+		if err != nil {
+			return fmt.Errorf("free space of %s: %w", d, err)
+		}
+		if ok && free < need {
+			return &NoSpaceError{Stage: stage, Dir: d, Need: need, Free: free}
+		}
+	}
+	return nil
+}
+
+// checkTier checks the room for tier t, which reads incoming records.
+func (b *spaceBudget) checkTier(t int, incoming uint64) error {
+	return b.check(fmt.Sprintf("tier %d", t), uint64(b.perRecord*float64(incoming)))
+}
+
+// learn records what a finished tier read and wrote.
+func (b *spaceBudget) learn(read uint64, written uint64) {
+	if read > 0 {
+		b.perRecord = float64(written) / float64(read)
+	}
+}
+
+// blobBytes is the bytes of the fragments bs.
+func blobBytes(bs []jobs.Blob) uint64 {
+	var n uint64
+	for _, b := range bs {
+		n += uint64(b.Size)
+	}
+	return n
+}
+
+// begun reports whether a job of the batch has a done-record: the batch was
+// started by an earlier start of the run, which checked its room then, and
+// has already written some of what the estimate counts.
+func (s state) begun(ctx context.Context, batch []jobs.Job) (bool, error) {
+	for _, j := range batch {
+		var done bool
+		err := retry(ctx, func(ctx context.Context) error {
+			var err error
+			_, done, err = s.b.Done(ctx, j.Key())
+			return err
+		})
+		if err != nil || done {
+			return done, err
+		}
+	}
+	return false, nil
+}
+
+// checkRoom runs check before a batch that no earlier start of the run has
+// begun.
+func checkRoom(ctx context.Context, st state, b *spaceBudget, batch []jobs.Job, check func() error) error {
+	if len(b.dirs) == 0 {
+		return nil
+	}
+	begun, err := st.begun(ctx, batch)
+	if err != nil || begun {
+		return err
+	}
+	return check()
+}
