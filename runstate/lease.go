@@ -1,6 +1,7 @@
 package runstate
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -71,6 +72,11 @@ func (b Bucket) TakeLease(ctx context.Context, l Lease) (uint64, error) {
 	if gerr != nil {
 		return 0, fmt.Errorf("read lease: %w", gerr)
 	}
+	if bytes.Equal(e.Value(), data) {
+		// Ours: an earlier try of this Create landed and its answer was
+		// lost (a cut-off server, a retried call).
+		return e.Revision(), nil
+	}
 	held := &HeldError{Revision: e.Revision()}
 	if err := json.Unmarshal(e.Value(), &held.Lease); err != nil {
 		return 0, fmt.Errorf("read lease: %w: %v", ErrBadRecord, err)
@@ -114,6 +120,13 @@ func (b Bucket) write(ctx context.Context, rev uint64, l Lease) (uint64, error) 
 	ack, err := b.JS.PublishMsg(ctx, m, jetstream.WithExpectLastSequencePerSubject(rev), jetstream.WithMsgTTL(l.TTL))
 	var apiErr *jetstream.APIError
 	if errors.As(err, &apiErr) && (apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence || apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequenceConstant) {
+		// The lease moved on from rev. When the record there is this very
+		// lease, an earlier try of this write landed and only its answer
+		// was lost (a server cut off, a retried call): the lease is still
+		// ours, at the record's revision.
+		if e, gerr := b.KV.Get(ctx, keyLease); gerr == nil && bytes.Equal(e.Value(), data) {
+			return e.Revision(), nil
+		}
 		return 0, fmt.Errorf("%w: %v", ErrLeaseLost, err)
 	}
 	if err != nil {

@@ -127,6 +127,20 @@ func TestLease(t *testing.T) {
 	if _, err := b.TakeLease(ctx, other); !errors.Is(err, runstate.ErrLeaseHeld) {
 		t.Fatalf("take a renewed lease: %v, want ErrLeaseHeld", err)
 	}
+	// A renewal that landed but whose answer was lost is tried again with
+	// the revision before it: the lease is still a's, at its revision now.
+	landed, err := b.RenewLease(ctx, rev, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := b.RenewLease(ctx, rev, a); err != nil || again != landed {
+		t.Fatalf("renewal tried again after it landed: revision %d, %v; want %d", again, err, landed)
+	}
+	// So is a take whose answer was lost.
+	if again, err := b.TakeLease(ctx, a); err != nil || again != landed {
+		t.Fatalf("take tried again after it landed: revision %d, %v; want %d", again, err, landed)
+	}
+	rev = landed
 	// Not renewed, it expires (the server checks TTLs about every second).
 	deadline := time.Now().Add(5 * time.Second)
 	var orev uint64
