@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/http"
 	"os"
 	"path"
 	"sort"
@@ -105,6 +106,12 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, fmt.Errorf("open %s at endpoint %s: %w", cfg, cfg.endpointURL(), err)
 	}
 	ok, err := client.BucketExists(ctx, cfg.Bucket)
+	if err != nil && minio.ToErrorResponse(err).StatusCode == http.StatusForbidden {
+		// The check is a HEAD request, whose answer has no body to say
+		// why: a wrong secret, an unknown key and a key without rights
+		// all read "Access Denied".
+		return nil, fmt.Errorf("open %s: check bucket %q at endpoint %s: %w (check the credentials, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, and that they may list the bucket)", cfg, cfg.Bucket, cfg.endpointURL(), err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open %s: check bucket %q at endpoint %s: %w", cfg, cfg.Bucket, cfg.endpointURL(), err)
 	}
