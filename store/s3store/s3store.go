@@ -17,6 +17,7 @@ import (
 	"os"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/minio/minio-go/v7"
@@ -272,7 +273,7 @@ func (s *Store) OpenRange(ctx context.Context, name string, offset, length int64
 	if err != nil {
 		return nil, fmt.Errorf("open blob %s at %d: %w", name, offset, err)
 	}
-	body, _, _, err := s.core.GetObject(ctx, s.cfg.Bucket, key, opts)
+	body, _, header, err := s.core.GetObject(ctx, s.cfg.Bucket, key, opts)
 	if minio.ToErrorResponse(err).Code == minio.InvalidRange {
 		// Only an existing object has a size to be out of range of.
 		return io.NopCloser(strings.NewReader("")), nil
@@ -280,11 +281,29 @@ func (s *Store) OpenRange(ctx context.Context, name string, offset, length int64
 	if err != nil {
 		return nil, s.openError(name, err)
 	}
+	// A service that ignores the range answers 200 with the whole object:
+	// reading on would return the blob's first bytes as those at offset.
+	if offset > 0 && !rangeStartsAt(header.Get("Content-Range"), offset) {
+		body.Close()
+		return nil, fmt.Errorf("open blob %s in %s at %d: the service did not answer with that byte range (Content-Range %q)", name, s, offset, header.Get("Content-Range"))
+	}
 	// Guard against a service that sends more than the range asked for.
 	return struct {
 		io.Reader
 		io.Closer
 	}{io.LimitReader(body, length), body}, nil
+}
+
+// rangeStartsAt says whether a Content-Range header, "bytes FIRST-LAST/SIZE",
+// starts at offset.
+func rangeStartsAt(contentRange string, offset int64) bool {
+	rest, ok := strings.CutPrefix(contentRange, "bytes ")
+	if !ok {
+		return false
+	}
+	first, _, ok := strings.Cut(rest, "-")
+	n, err := strconv.ParseInt(first, 10, 64)
+	return ok && err == nil && n == offset
 }
 
 // openError wraps store.ErrNotFound for a missing object.
