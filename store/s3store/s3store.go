@@ -102,6 +102,7 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 		Secure:       cfg.Secure,
 		Region:       cfg.Region,
 		BucketLookup: minio.BucketLookupAuto,
+		MaxRetries:   maxRetries,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("open %s at endpoint %s: %w", cfg, cfg.endpointURL(), err)
@@ -125,6 +126,15 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 	}
 	return s, nil
 }
+
+// maxRetries is how many times a request that failed for a reason that
+// may pass (no connection, a 5xx, a slow-down) is sent: minio waits a
+// random time up to 200ms doubled per attempt, at most a second, between
+// two, so 40 ride out about twenty seconds of an unreachable or
+// restarting service before the error reaches the job (minio's default, 10,
+// about five), and a restart of the service does not cost a job one of its
+// deliveries. Refusals (4xx) are not retried.
+const maxRetries = 40
 
 // noBucketError reads `bucket "x" does not exist at endpoint ...` and is
 // ErrNoBucket to errors.Is.
