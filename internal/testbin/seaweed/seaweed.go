@@ -146,9 +146,9 @@ func start(bin, dir string, extra []Identity) (*Server, error) {
 			"-master.volumeSizeLimitMB=64", "-master.telemetry=false",
 			"-volume.port=" + p(2), "-volume.port.grpc=" + p(3), "-volume.max=0",
 			"-filer", "-filer.port=" + p(4), "-filer.port.grpc=" + p(5),
-			"-filer.localSocket=" + filepath.Join(os.TempDir(), "census-weed-filer-"+p(4)+".sock"),
+			"-filer.localSocket=" + filepath.Join(dir, "filer.sock"),
 			"-s3", "-s3.port=" + p(6), "-s3.port.grpc=" + p(7), "-s3.config=" + conf,
-			"-s3.localSocket=" + filepath.Join(os.TempDir(), "census-weed-s3-"+p(6)+".sock"),
+			"-s3.localSocket=" + filepath.Join(dir, "s3.sock"),
 			"-s3.port.iceberg=0", "-s3.port.lance=0",
 		},
 	}
@@ -196,6 +196,9 @@ func (s *Server) Restart() error {
 	}
 	cmd := exec.Command(s.bin, s.args...)
 	cmd.Dir = s.dir
+	// weed puts its log files and the master's socket in the temporary
+	// directory: the server's own, so that nothing outlives the test.
+	cmd.Env = append(os.Environ(), "TMPDIR="+s.dir)
 	cmd.Stdout, cmd.Stderr = log, log
 	if err := cmd.Start(); err != nil {
 		log.Close()
