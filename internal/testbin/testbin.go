@@ -227,14 +227,15 @@ func cacheDir() (string, error) {
 }
 
 // prune removes the binaries nobody asked for within keep: each edit of
-// the sources makes a new one. It runs under the lock.
+// the sources makes a new one. It runs under the lock. The SeaweedFS
+// binary stays: it depends on its version alone.
 func prune(cache string, now time.Time) {
 	entries, err := os.ReadDir(cache)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		if !e.IsDir() {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), seaweedPrefix) {
 			continue
 		}
 		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > keep {

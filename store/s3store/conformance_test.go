@@ -177,7 +177,7 @@ func TestConformance(t *testing.T) {
 		}
 	}
 
-	f := newFakeS3(t)
+	f := newS3(t)
 	for _, prefix := range []string{"", "runs/r1"} {
 		t.Run(fmt.Sprintf("prefix=%q", prefix), func(t *testing.T) {
 			s, tmp := f.newStore(t, prefix)

@@ -13,9 +13,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/http"
 	"os"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/minio/minio-go/v7"
@@ -100,11 +102,18 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 		Secure:       cfg.Secure,
 		Region:       cfg.Region,
 		BucketLookup: minio.BucketLookupAuto,
+		MaxRetries:   maxRetries,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("open %s at endpoint %s: %w", cfg, cfg.endpointURL(), err)
 	}
 	ok, err := client.BucketExists(ctx, cfg.Bucket)
+	if err != nil && minio.ToErrorResponse(err).StatusCode == http.StatusForbidden {
+		// The check is a HEAD request, whose answer has no body to say
+		// why: a wrong secret, an unknown key and a key without rights
+		// all read "Access Denied".
+		return nil, fmt.Errorf("open %s: check bucket %q at endpoint %s: %w (check the credentials, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, and that they may list the bucket)", cfg, cfg.Bucket, cfg.endpointURL(), err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open %s: check bucket %q at endpoint %s: %w", cfg, cfg.Bucket, cfg.endpointURL(), err)
 	}
@@ -117,6 +126,15 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 	}
 	return s, nil
 }
+
+// maxRetries is how many times a request that failed for a reason that
+// may pass (no connection, a 5xx, a slow-down) is sent: minio waits a
+// random time up to 200ms doubled per attempt, at most a second, between
+// two, so 40 ride out about twenty seconds of an unreachable or
+// restarting service before the error reaches the job (minio's default, 10,
+// about five), and a restart of the service does not cost a job one of its
+// deliveries. Refusals (4xx) are not retried.
+const maxRetries = 40
 
 // noBucketError reads `bucket "x" does not exist at endpoint ...` and is
 // ErrNoBucket to errors.Is.
@@ -265,7 +283,7 @@ func (s *Store) OpenRange(ctx context.Context, name string, offset, length int64
 	if err != nil {
 		return nil, fmt.Errorf("open blob %s at %d: %w", name, offset, err)
 	}
-	body, _, _, err := s.core.GetObject(ctx, s.cfg.Bucket, key, opts)
+	body, _, header, err := s.core.GetObject(ctx, s.cfg.Bucket, key, opts)
 	if minio.ToErrorResponse(err).Code == minio.InvalidRange {
 		// Only an existing object has a size to be out of range of.
 		return io.NopCloser(strings.NewReader("")), nil
@@ -273,11 +291,29 @@ func (s *Store) OpenRange(ctx context.Context, name string, offset, length int64
 	if err != nil {
 		return nil, s.openError(name, err)
 	}
+	// A service that ignores the range answers 200 with the whole object:
+	// reading on would return the blob's first bytes as those at offset.
+	if offset > 0 && !rangeStartsAt(header.Get("Content-Range"), offset) {
+		body.Close()
+		return nil, fmt.Errorf("open blob %s in %s at %d: the service did not answer with that byte range (Content-Range %q)", name, s, offset, header.Get("Content-Range"))
+	}
 	// Guard against a service that sends more than the range asked for.
 	return struct {
 		io.Reader
 		io.Closer
 	}{io.LimitReader(body, length), body}, nil
+}
+
+// rangeStartsAt says whether a Content-Range header, "bytes FIRST-LAST/SIZE",
+// starts at offset.
+func rangeStartsAt(contentRange string, offset int64) bool {
+	rest, ok := strings.CutPrefix(contentRange, "bytes ")
+	if !ok {
+		return false
+	}
+	first, _, ok := strings.Cut(rest, "-")
+	n, err := strconv.ParseInt(first, 10, 64)
+	return ok && err == nil && n == offset
 }
 
 // openError wraps store.ErrNotFound for a missing object.

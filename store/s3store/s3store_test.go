@@ -5,69 +5,116 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
-	"net/http"
-	"net/http/httptest"
+	"net"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/johannesboyne/gofakes3"
-	"github.com/johannesboyne/gofakes3/backend/s3mem"
+	"github.com/minio/minio-go/v7"
 
+	"github.com/census-cgt/census/internal/testbin/seaweed"
 	"github.com/census-cgt/census/store"
 )
 
-const testBucket = "census"
-
-// fakeS3 is a real S3 server in the process: gofakes3 with an in-memory
-// backend, behind an httptest server.
-type fakeS3 struct {
-	backend  *s3mem.Backend
-	srv      *httptest.Server
+// testS3 is one test's bucket on a real S3 service: the SeaweedFS server
+// the package's tests share (internal/testbin/seaweed; without its binary
+// the tests skip, or fail with CI=true), one new bucket per test.
+type testS3 struct {
+	srv      *seaweed.Server
+	bucket   string
 	endpoint string // host:port
-
-	partUploads atomic.Int64 // UploadPart requests seen
 }
 
-func newFakeS3(t *testing.T) *fakeS3 {
+var (
+	sharedOnce sync.Once
+	shared     *seaweed.Server
+	sharedErr  error
+	sharedDir  string
+	buckets    atomic.Int64
+)
+
+// reader is an identity that may read and list every bucket, not write.
+var reader = seaweed.Identity{
+	Name: "census-reader", AccessKey: "census-test-reader", SecretKey: "census-test-reader-secret",
+	Actions: []string{"Read", "List"},
+}
+
+// server is the shared SeaweedFS, started by the first test that asks.
+func server(t *testing.T) *seaweed.Server {
 	t.Helper()
-	f := &fakeS3{backend: s3mem.New()}
-	if err := f.backend.CreateBucket(testBucket); err != nil {
+	seaweed.Binary(t) // skips, or fails with CI=true, without it
+	sharedOnce.Do(func() {
+		sharedDir, sharedErr = os.MkdirTemp("", "census-s3store-seaweedfs-*")
+		if sharedErr == nil {
+			shared, sharedErr = seaweed.StartMain(sharedDir, reader, leastPrivilege)
+		}
+	})
+	if sharedErr != nil {
+		t.Fatal(sharedErr)
+	}
+	return shared
+}
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if err := buildCensus(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	if shared != nil {
+		shared.Stop()
+	}
+	if sharedDir != "" {
+		os.RemoveAll(sharedDir)
+	}
+	os.Exit(code)
+}
+
+// newS3 makes a bucket of the test's own on the shared server.
+func newS3(t *testing.T) *testS3 {
+	t.Helper()
+	srv := server(t)
+	name := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			return r
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		}
+		return '-'
+	}, t.Name())
+	name = fmt.Sprintf("t%d-%s", buckets.Add(1), name)
+	name = strings.TrimRight(name[:min(len(name), 60)], "-")
+	if err := srv.CreateBucket(name); err != nil {
 		t.Fatal(err)
 	}
-	h := gofakes3.New(f.backend).Server()
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPut && r.URL.Query().Has("partNumber") {
-			f.partUploads.Add(1)
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(f.srv.Close)
-	f.endpoint = strings.TrimPrefix(f.srv.URL, "http://")
-	return f
+	return &testS3{srv: srv, bucket: name, endpoint: srv.Endpoint}
 }
 
-func (f *fakeS3) config(prefix string) Config {
+func (f *testS3) config(prefix string) Config {
 	return Config{
 		Endpoint:  f.endpoint,
-		Bucket:    testBucket,
+		Bucket:    f.bucket,
 		Prefix:    prefix,
-		AccessKey: "test-access",
-		SecretKey: "test-secret",
-		Region:    "us-east-1",
+		AccessKey: seaweed.Admin.AccessKey,
+		SecretKey: seaweed.Admin.SecretKey,
+		Region:    seaweed.Region,
 		Secure:    false,
 	}
 }
 
 // newStore opens a store on f under prefix, with its temporary files in a
 // directory of the test's own, which it returns.
-func (f *fakeS3) newStore(t *testing.T, prefix string) (*Store, string) {
+func (f *testS3) newStore(t *testing.T, prefix string) (*Store, string) {
 	t.Helper()
 	cfg := f.config(prefix)
 	cfg.TempDir = t.TempDir()
@@ -79,7 +126,7 @@ func (f *fakeS3) newStore(t *testing.T, prefix string) (*Store, string) {
 }
 
 // rawKeys lists every key in the bucket, bypassing the store.
-func (f *fakeS3) rawKeys(t *testing.T) []string {
+func (f *testS3) rawKeys(t *testing.T) []string {
 	t.Helper()
 	s, err := New(context.Background(), f.config(""))
 	if err != nil {
@@ -90,6 +137,25 @@ func (f *fakeS3) rawKeys(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	return keys
+}
+
+// parts is the number of parts the object at key was uploaded in, read
+// from its ETag ("MD5-N" for a multipart upload); 1 for a single PUT.
+func (f *testS3) parts(t *testing.T, key string) int {
+	t.Helper()
+	info, err := f.srv.Client(seaweed.Admin).StatObject(context.Background(), f.bucket, key, minio.StatObjectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, n, ok := strings.Cut(strings.Trim(info.ETag, `"`), "-")
+	if !ok {
+		return 1
+	}
+	parts, err := strconv.Atoi(n)
+	if err != nil {
+		t.Fatalf("ETag %q of %s: %v", info.ETag, key, err)
+	}
+	return parts
 }
 
 func put(t *testing.T, s store.Store, name string, data []byte) {
@@ -137,7 +203,7 @@ func assertEmptyDir(t *testing.T, dir string) {
 }
 
 func TestRoundTrip(t *testing.T) {
-	f := newFakeS3(t)
+	f := newS3(t)
 	s, tmp := f.newStore(t, "runs/r1")
 	for _, tc := range []struct {
 		name string
@@ -165,7 +231,7 @@ func TestRoundTrip(t *testing.T) {
 // TestLargeBlob writes a blob bigger than minio's 16 MiB part size, which
 // goes up as a multipart upload.
 func TestLargeBlob(t *testing.T) {
-	f := newFakeS3(t)
+	f := newS3(t)
 	s, tmp := f.newStore(t, "big")
 	data := make([]byte, 20<<20)
 	rand.Read(data)
@@ -184,8 +250,8 @@ func TestLargeBlob(t *testing.T) {
 	if err := w.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	if n := f.partUploads.Load(); n < 2 {
-		t.Errorf("%d parts uploaded, want a multipart upload of at least 2", n)
+	if n := f.parts(t, "big/blob"); n < 2 {
+		t.Errorf("uploaded in %d part(s), want a multipart upload of at least 2", n)
 	}
 	if got := get(t, s, "blob"); !bytes.Equal(got, data) {
 		t.Fatalf("read back %d bytes, differing from the %d written", len(got), len(data))
@@ -203,7 +269,7 @@ func TestLargeBlob(t *testing.T) {
 }
 
 func TestAbortAndUncommitted(t *testing.T) {
-	f := newFakeS3(t)
+	f := newS3(t)
 	s, tmp := f.newStore(t, "p")
 	ctx := context.Background()
 
@@ -251,7 +317,7 @@ func TestAbortAndUncommitted(t *testing.T) {
 }
 
 func TestCommitFailureRemovesTempFile(t *testing.T) {
-	f := newFakeS3(t)
+	f := newS3(t)
 	s, tmp := f.newStore(t, "")
 	ctx, cancel := context.WithCancel(context.Background())
 	w, err := s.Create(ctx, "x")
@@ -270,7 +336,7 @@ func TestCommitFailureRemovesTempFile(t *testing.T) {
 }
 
 func TestOpenRange(t *testing.T) {
-	f := newFakeS3(t)
+	f := newS3(t)
 	s, _ := f.newStore(t, "r")
 	const digits = "0123456789"
 	put(t, s, "digits", []byte(digits))
@@ -316,7 +382,7 @@ func TestOpenRange(t *testing.T) {
 }
 
 func TestNotFound(t *testing.T) {
-	f := newFakeS3(t)
+	f := newS3(t)
 	s, _ := f.newStore(t, "nf")
 	put(t, s, "there", []byte("x"))
 	ctx := context.Background()
@@ -345,7 +411,7 @@ func TestNotFound(t *testing.T) {
 }
 
 func TestBadNames(t *testing.T) {
-	f := newFakeS3(t)
+	f := newS3(t)
 	s, tmp := f.newStore(t, "jail")
 	ctx := context.Background()
 	for _, name := range []string{"", ".", "/abs", "/", "..", "../escape", "a/../../escape", "./.."} {
@@ -371,7 +437,7 @@ func TestBadNames(t *testing.T) {
 }
 
 func TestListAndDeletePrefix(t *testing.T) {
-	f := newFakeS3(t)
+	f := newS3(t)
 	ctx := context.Background()
 	// Neighbours that share the first bytes of the store's prefix must stay
 	// out of its listings and deletions.
@@ -380,7 +446,7 @@ func TestListAndDeletePrefix(t *testing.T) {
 		put(t, outside, n, []byte("o"))
 	}
 	s, _ := f.newStore(t, "/run/") // slashes are trimmed
-	if got := s.String(); got != "s3://census/run" {
+	if got := s.String(); got != "s3://"+f.bucket+"/run" {
 		t.Errorf("String() = %q", got)
 	}
 	// Written out of order, to see List sort.
@@ -436,7 +502,7 @@ func TestDeleteMany(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 1100 blobs")
 	}
-	f := newFakeS3(t)
+	f := newS3(t)
 	s, _ := f.newStore(t, "many")
 	ctx := context.Background()
 	var wg sync.WaitGroup
@@ -464,7 +530,7 @@ func TestDeleteMany(t *testing.T) {
 }
 
 func TestMissingBucket(t *testing.T) {
-	f := newFakeS3(t)
+	f := newS3(t)
 	cfg := f.config("x")
 	cfg.Bucket = "no-such-bucket"
 	_, err := New(context.Background(), cfg)
@@ -480,13 +546,17 @@ func TestMissingBucket(t *testing.T) {
 	}
 }
 
+// TestUnreachableEndpoint needs no server: a port nothing listens on.
 func TestUnreachableEndpoint(t *testing.T) {
-	f := newFakeS3(t)
-	cfg := f.config("")
-	f.srv.Close()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := (&testS3{bucket: "census", endpoint: l.Addr().String()}).config("")
+	l.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
-	_, err := New(ctx, cfg)
+	_, err = New(ctx, cfg)
 	if err == nil || errors.Is(err, ErrNoBucket) {
 		t.Fatalf("New against a closed server: %v, want a connection error", err)
 	}
@@ -498,12 +568,13 @@ func TestUnreachableEndpoint(t *testing.T) {
 // TestFromURL connects through ConfigFromURL and the environment, as the
 // command line does.
 func TestFromURL(t *testing.T) {
-	f := newFakeS3(t)
+	f := newS3(t)
 	clearEnv(t)
-	t.Setenv("AWS_ENDPOINT_URL", f.srv.URL)
-	t.Setenv("AWS_ACCESS_KEY_ID", "id")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "secret")
-	cfg, err := ConfigFromURL("s3://" + testBucket + "/from/url")
+	t.Setenv("AWS_ENDPOINT_URL", f.srv.URL())
+	t.Setenv("AWS_ACCESS_KEY_ID", seaweed.Admin.AccessKey)
+	t.Setenv("AWS_SECRET_ACCESS_KEY", seaweed.Admin.SecretKey)
+	t.Setenv("AWS_REGION", seaweed.Region)
+	cfg, err := ConfigFromURL("s3://" + f.bucket + "/from/url")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -519,7 +590,7 @@ func TestFromURL(t *testing.T) {
 }
 
 func TestConcurrentWriters(t *testing.T) {
-	f := newFakeS3(t)
+	f := newS3(t)
 	s, tmp := f.newStore(t, "c")
 	var wg sync.WaitGroup
 	for i := range 8 {

@@ -2,7 +2,7 @@
 # Faults injected into a census running on a cluster: the census must come
 # out the same as an undisturbed one.
 #
-# Usage: test/chaos/chaos.sh [--short] [--help]
+# Usage: test/chaos/chaos.sh [--short] [--s3] [--help]
 #
 # Builds census on the host (static, CGO_ENABLED=0) and a scratch image
 # around it (as test/docker/run.sh does: no base image, no network), starts
@@ -19,6 +19,18 @@
 #   nats-kill         SIGKILL one NATS node, start it again
 #   partition         cut a worker, the coordinator or a NATS node off the
 #                     network (docker network disconnect), connect it again
+#
+# With --s3 (Docker only) the fragments live in S3 instead of a volume the
+# coordinator and the workers share (docker-compose.chaos-s3.yml): a
+# SeaweedFS S3 server in a scratch container of its own on the private
+# network (test/docker/seaweedfs-image.sh builds the image around the weed
+# binary of scripts/seaweedfs.sh, or $CENSUS_SEAWEEDFS), a key pair made for
+# the run given to it and to every census process through the environment,
+# the coordinator's store s3://census/RUN, no volume shared between census
+# processes; and a fifth kind of fault:
+#
+#   s3-restart        SIGKILL the S3 server, start it again (its data kept
+#                     on its volume) and wait until it serves again
 #
 # A fault is held (the process down, the node cut off) for a random time,
 # then undone; the next fault comes a random time later. Faults that would
@@ -53,8 +65,8 @@
 #                    injects the kinds still missing first)
 #   CHAOS_GAME, CHAOS_BOARD   the census (default clobber 4x4;
 #                    --short: clobber 3x6)
-#   CHAOS_FAULTS     faults per trial (default 4: one of each kind in a
-#                    random order, then random kinds)
+#   CHAOS_FAULTS     faults per trial (default 4, 5 with --s3: one of each
+#                    kind in a random order, then random kinds)
 #   CHAOS_GAP        "MIN MAX" seconds between faults (default "2 6";
 #                    --short: "1 2")
 #   CHAOS_HOLD       "MIN MAX" seconds a fault is held (default "2 5";
@@ -79,11 +91,12 @@ started=$SECONDS
 
 usage() { sed -n '2,/^set -Euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'; }
 
-short=""
+short="" s3=""
 for arg in "$@"; do
 	case $arg in
 	-h | --help) usage; exit 0 ;;
 	--short) short=1 ;;
+	--s3) s3=1 ;;
 	*)
 		echo "chaos.sh: unknown argument $arg (see --help)" >&2
 		exit 2
@@ -101,7 +114,7 @@ fi
 trials=${CHAOS_TRIALS:-$def_trials}
 game=${CHAOS_GAME:-$def_game}
 board=${CHAOS_BOARD:-$def_board}
-nfaults=${CHAOS_FAULTS:-4}
+nfaults=${CHAOS_FAULTS:-$([ -n "$s3" ] && echo 5 || echo 4)}
 workers=${CHAOS_WORKERS:-3}
 ack_wait=${CHAOS_ACK_WAIT:-10s}
 limit=${CHAOS_TIMEOUT:-900}
@@ -145,6 +158,10 @@ elif docker compose version >/dev/null 2>&1; then
 else
 	mode=loopback why_not="neither docker-compose nor docker compose"
 fi
+if [ "$mode" = loopback ] && [ -n "$s3" ]; then
+	echo "FAIL chaos: --s3 needs Docker: $why_not"
+	exit 1
+fi
 if [ "$mode" = loopback ]; then
 	if [ "${CI:-}" = true ] && [ "${CHAOS_NO_DOCKER:-}" != 1 ]; then
 		echo "FAIL chaos: Docker is needed with CI=true: $why_not"
@@ -167,7 +184,7 @@ cleanup() {
 	trap - EXIT INT TERM
 	[ -z "$verdict" ] && verdict="FAIL chaos: stopped (exit $rc) while ${step:-setting up}"
 	if [ "${CHAOS_KEEP:-}" = 1 ]; then
-		say "kept $tmp${cluster_up:+ and project $project (${compose[*]} -p $project -f $here/docker-compose.chaos.yml down -v)}"
+		say "kept $tmp${cluster_up:+ and project $project (${compose[*]} -p $project -f $file down -v)}"
 	else
 		if [ "$mode" = docker ] && [ -n "$cluster_up" ]; then
 			dc down -v --remove-orphans -t 2 >/dev/null 2>&1 || true
@@ -240,12 +257,14 @@ say "reference: census run $game $board on the host took $((SECONDS - began))s"
 #   logs ROLE N            the last N lines of the role's log
 #   count_log ROLE TEXT    lines of the role's log holding TEXT
 
-dc() { "${compose[@]}" -p "$project" -f "$here/docker-compose.chaos.yml" "$@"; }
+file=$here/docker-compose.chaos.yml
+[ -n "$s3" ] && file=$here/docker-compose.chaos-s3.yml
+dc() { "${compose[@]}" -p "$project" -f "$file" "$@"; }
 export CHAOS_IMAGE=$image CHAOS_GAME=$game CHAOS_BOARD=$board CHAOS_ACK_WAIT=$ack_wait CHAOS_RUN=chaos
 
 container() {
 	case $1 in
-	n[123]) echo "${project}_$1_1" ;;
+	n[123] | s3) echo "${project}_$1_1" ;;
 	worker*) echo "${project}_worker_${1#worker}" ;;
 	coordinator) echo "${project}_coordinator_1" ;;
 	esac
@@ -268,14 +287,43 @@ docker_build() {
 		fatal "docker build of the chaos image failed"
 	fi
 	docker image prune -f --filter label=census.test=1 >/dev/null 2>&1 || true
+	if [ -n "$s3" ]; then
+		CHAOS_SEAWEEDFS_IMAGE=$("$root/test/docker/seaweedfs-image.sh") || fatal "no SeaweedFS image (test/docker/seaweedfs-image.sh failed)"
+		export CHAOS_SEAWEEDFS_IMAGE
+		# A key pair of this run's own, given to every container through
+		# the environment only.
+		CHAOS_S3_ACCESS_KEY=chaos$(od -An -tx1 -N8 /dev/urandom | tr -d ' \n')
+		CHAOS_S3_SECRET_KEY=$(od -An -tx1 -N20 /dev/urandom | tr -d ' \n')
+		export CHAOS_S3_ACCESS_KEY CHAOS_S3_SECRET_KEY
+	fi
+}
+
+# s3_ready is what weed mini prints once every service is up and the bucket
+# made; s3_up N waits until it has printed it N times (once per start).
+s3_ready='All enabled components are running and ready to use'
+s3_up() {
+	local deadline=$((SECONDS + 180))
+	until [ "$(count_log s3 "$s3_ready")" -ge "$1" ]; do
+		role_state s3
+		[ "$STATE" = running ] || return 1
+		[ "$SECONDS" -lt "$deadline" ] || return 1
+		sleep 1
+	done
 }
 
 docker_up() {
 	cluster_up=1
+	if [ -n "$s3" ]; then
+		# The S3 server first: the bucket must exist before a coordinator
+		# opens the store.
+		dc up -d s3 >"$tmp/logs/up.log" 2>&1 || { cat "$tmp/logs/up.log"; fatal "docker-compose up s3 failed"; }
+		s3_up 1 || fatal "the S3 server did not get ready: $(logs s3 10)"
+		s3_starts=1
+	fi
 	# One worker first, which creates the job stream and consumer, then
 	# the others: processes creating the stream at the same moment on a
 	# fresh cluster can time out (see test/docker/run.sh).
-	dc up -d --scale worker=1 worker >"$tmp/logs/up.log" 2>&1 || { cat "$tmp/logs/up.log"; fatal "docker-compose up failed"; }
+	dc up -d --scale worker=1 worker >>"$tmp/logs/up.log" 2>&1 || { cat "$tmp/logs/up.log"; fatal "docker-compose up failed"; }
 	wait_log worker1 'msg="worker running"' 180 || fatal "worker1 did not get running: $(logs worker1 10)"
 	dc up -d --scale worker="$workers" worker >>"$tmp/logs/up.log" 2>&1 || { cat "$tmp/logs/up.log"; fatal "docker-compose up failed"; }
 	local w
@@ -285,7 +333,16 @@ docker_up() {
 }
 
 docker_start_coordinator() {
-	CHAOS_RUN=$1 dc up -d --no-deps --force-recreate coordinator >>"$tmp/logs/up.log" 2>&1
+	CHAOS_RUN=$1 dc up -d --no-deps --force-recreate coordinator >>"$tmp/logs/up.log" 2>&1 || return 1
+	[ -z "$s3" ] && return 0
+	# No volume of the coordinator's may be a worker's.
+	local cm w m
+	cm=" $(docker inspect -f '{{range .Mounts}}{{.Name}} {{end}}' "$(container coordinator)")"
+	for w in $(seq 1 "$workers"); do
+		for m in $(docker inspect -f '{{range .Mounts}}{{.Name}} {{end}}' "$(container "worker$w")"); do
+			case $cm in *" $m "*) fatal "worker$w shares volume $m with the coordinator" ;; esac
+		done
+	done
 }
 
 docker_state() {
@@ -455,6 +512,7 @@ wait_log() {
 }
 
 all_roles() {
+	[ -n "$s3" ] && echo s3
 	echo n1 n2 n3
 	seq -f 'worker%g' 1 "$workers"
 	echo coordinator
@@ -477,7 +535,7 @@ if [ "$mode" = docker ]; then
 	say "built image $image"
 	step="starting the cluster"
 	docker_up
-	say "cluster $project up: n1 n2 n3, $workers workers, network ${project}_census"
+	say "cluster $project up: ${s3:+S3 server s3, }n1 n2 n3, $workers workers, network ${project}_census"
 else
 	step="starting the cluster"
 	loop_up
@@ -487,6 +545,7 @@ fi
 # ---- trials ----
 
 kinds=(worker-kill coordinator-kill nats-kill partition)
+[ -n "$s3" ] && kinds+=(s3-restart)
 declare -A injected=() skipped=()
 for k in "${kinds[@]}"; do injected[$k]=0 skipped[$k]=0; done
 matches=0 mismatches=0 errors=0
@@ -521,6 +580,7 @@ plan() {
 		case $kind in
 		worker-kill) rand 1 "$workers"; target=worker$REPLY ;;
 		coordinator-kill) target=coordinator ;;
+		s3-restart) target=s3 ;;
 		nats-kill) rand 1 3; target=n$REPLY ;;
 		partition)
 			rand 0 $((workers + 3))
@@ -561,7 +621,7 @@ inject() {
 	local kind=$1 target=$2 hold=$3
 	coordinator_running || return 1
 	case $kind in
-	*-kill)
+	*-kill | s3-restart)
 		kill_role "$target" || return 1
 		sleep "$hold"
 		start_role "$target" || { trial_error="could not start $target again"; return 0; }
@@ -576,11 +636,15 @@ inject() {
 	if [[ $target == n? ]] && ! wait_until 120 node_ready "$target"; then
 		trial_error="NATS node $target did not answer within 120s after the $kind"
 	fi
+	if [ "$target" = s3 ]; then
+		s3_starts=$((s3_starts + 1))
+		s3_up "$s3_starts" || trial_error="the S3 server did not serve again within 180s after the $kind"
+	fi
 	return 0
 }
 
 step="running trials"
-say "seed $seed: $trials trial(s) of $game $board, $nfaults fault(s) each, gaps $gap_min-${gap_max}s, holds $hold_min-${hold_max}s, AckWait $ack_wait, mode $mode"
+say "seed $seed: $trials trial(s) of $game $board, $nfaults fault(s) each, gaps $gap_min-${gap_max}s, holds $hold_min-${hold_max}s, AckWait $ack_wait, mode $mode${s3:+ s3}"
 for ((trial = 1; trial <= trials; trial++)); do
 	if [ -n "$short" ] && [ "$trial" -gt 1 ] && [ "$errors" = 0 ] && [ "$mismatches" = 0 ]; then
 		all=1
@@ -682,7 +746,7 @@ done
 # ---- the table ----
 
 echo
-echo "chaos: mode $mode, $game $board, seed $seed, $workers workers, AckWait $ack_wait"
+echo "chaos: mode $mode${s3:+ s3}, $game $board, seed $seed, $workers workers, AckWait $ack_wait"
 echo "trial        seed  duration  result"
 printf '%s\n' "${results[@]}"
 echo
@@ -698,7 +762,7 @@ printf '%-12s %5d\n' trials "$trials" matches "$matches" mismatches "$mismatches
 echo "faults$(for k in "${kinds[@]}"; do printf ' %s=%d' "$k" "${injected[$k]}"; done)"
 step="reporting"
 if [ "$mismatches" -gt 0 ] || [ "$errors" -gt 0 ]; then
-	verdict="FAIL chaos: $mismatches mismatch(es), $errors error(s) in $trials trial(s), seed $seed, mode $mode"
+	verdict="FAIL chaos: $mismatches mismatch(es), $errors error(s) in $trials trial(s), seed $seed, mode $mode${s3:+ s3}"
 	exit 1
 fi
-verdict="PASS chaos: $trials trial(s) of $game $board matched, $total fault(s) injected, seed $seed, mode $mode"
+verdict="PASS chaos: $trials trial(s) of $game $board matched, $total fault(s) injected, seed $seed, mode $mode${s3:+ s3}"

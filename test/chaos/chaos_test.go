@@ -186,6 +186,21 @@ func TestLoopback(t *testing.T) {
 	}
 }
 
+// TestS3NeedsDocker: the S3 mode runs its S3 server in a container, so
+// --s3 without Docker fails at once, with one line saying so.
+func TestS3NeedsDocker(t *testing.T) {
+	cmd := exec.Command("bash", filepath.Join(here, "chaos.sh"), "--s3")
+	cmd.Env = append(os.Environ(), "CHAOS_NO_DOCKER=1")
+	out, err := cmd.CombinedOutput()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 1 {
+		t.Fatalf("exit %v, want 1: %s", err, out)
+	}
+	if msg := strings.TrimSpace(string(out)); msg != "FAIL chaos: --s3 needs Docker: CHAOS_NO_DOCKER=1" {
+		t.Errorf("output %q", msg)
+	}
+}
+
 // TestUsage checks that bad settings exit 2 with one line naming the bad
 // value, before anything is built or started.
 func TestUsage(t *testing.T) {

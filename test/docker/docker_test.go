@@ -36,6 +36,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/census-cgt/census/internal/testbin"
+	"github.com/census-cgt/census/internal/testbin/seaweed"
 )
 
 // The ports census uses, and the Dockerfile exposes.
@@ -81,6 +82,23 @@ func dockerUnavailable() string {
 
 // TestCluster runs run.sh and wants its PASS line.
 func TestCluster(t *testing.T) {
+	runCluster(t, nil)
+}
+
+// TestClusterS3 runs run.sh --s3: the fragments in a SeaweedFS S3 server
+// in a container of its own, no volume shared between the coordinator and
+// the workers. Without the SeaweedFS binary (scripts/seaweedfs.sh) it
+// skips, except with CI=true.
+func TestClusterS3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: no Docker cluster")
+	}
+	weed := seaweed.Binary(t)
+	runCluster(t, []string{"CENSUS_SEAWEEDFS=" + weed}, "--s3")
+}
+
+func runCluster(t *testing.T, env []string, args ...string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: no Docker cluster")
 	}
@@ -105,9 +123,10 @@ func TestCluster(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", filepath.Join(here, "run.sh"))
+	cmd := exec.CommandContext(ctx, "bash", append([]string{filepath.Join(here, "run.sh")}, args...)...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CENSUS_BINARY="+static, "CENSUS_CMPOUT="+cmpout)
+	cmd.Env = append(cmd.Env, env...)
 	// On the deadline, SIGTERM the whole process group so that run.sh's
 	// trap tears the cluster down; SIGKILL a minute later.
 	setProcessGroup(cmd)
@@ -117,7 +136,7 @@ func TestCluster(t *testing.T) {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
 	err := cmd.Run()
-	t.Logf("run.sh (%s):\n%s", time.Since(start).Round(time.Second), out.String())
+	t.Logf("run.sh %s(%s):\n%s", strings.Join(append(args, ""), " "), time.Since(start).Round(time.Second), out.String())
 	last := lastLine(out.String())
 	switch {
 	case ctx.Err() != nil:
@@ -304,14 +323,15 @@ type compose struct {
 
 type service struct {
 	name        string
-	Image       string   `yaml:"image"`
-	Build       any      `yaml:"build"`
-	Command     []string `yaml:"command"`
-	Entrypoint  any      `yaml:"entrypoint"`
-	User        string   `yaml:"user"`
-	Volumes     []any    `yaml:"volumes"`
-	Ports       []string `yaml:"ports"`
-	DependsOn   any      `yaml:"depends_on"`
+	Image       string            `yaml:"image"`
+	Build       any               `yaml:"build"`
+	Command     []string          `yaml:"command"`
+	Entrypoint  any               `yaml:"entrypoint"`
+	User        string            `yaml:"user"`
+	Volumes     []any             `yaml:"volumes"`
+	Ports       []string          `yaml:"ports"`
+	DependsOn   any               `yaml:"depends_on"`
+	Environment map[string]string `yaml:"environment"`
 	Healthcheck *struct {
 		Test []string `yaml:"test"`
 	} `yaml:"healthcheck"`
@@ -648,6 +668,13 @@ func checkGameBoard(t *testing.T, where, game, board string) {
 // command is installed (no engine needed).
 func composeConfig(t *testing.T, file string) {
 	t.Helper()
+	composeConfigEnv(t, file)
+}
+
+// composeConfigEnv is composeConfig with extra environment, for the
+// variables a file requires.
+func composeConfigEnv(t *testing.T, file string, env ...string) {
+	t.Helper()
 	var cmd *exec.Cmd
 	if p, err := exec.LookPath("docker-compose"); err == nil {
 		cmd = exec.Command(p, "-f", file, "config", "-q")
@@ -658,6 +685,7 @@ func composeConfig(t *testing.T, file string) {
 		return
 	}
 	cmd.Env = append(os.Environ(), "COMPOSE_PROJECT_NAME=censuscheck")
+	cmd.Env = append(cmd.Env, env...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("%s config: %v\n%s", strings.Join(cmd.Args, " "), err, out)
 	}
@@ -830,6 +858,87 @@ func TestTestCompose(t *testing.T) {
 	if coord, ok := c.Services["coordinator"]; !ok || coord.inv.flags["out"] == "" {
 		t.Error("no coordinator service with --out")
 	} else if want := coord.inv.flags["out"] + "/$game-$board"; !bytes.Contains(runsh, []byte(want)) {
+		t.Errorf("run.sh does not copy %s, where the coordinator writes", want)
+	}
+}
+
+// TestS3Compose checks docker-compose.s3.yml, the cluster of run.sh --s3:
+// the census services as TestTestCompose's, the S3 server service, the
+// coordinator's store in its bucket on its port, credentials from the
+// environment for every census process that opens the store, and no
+// volume shared between census processes.
+func TestS3Compose(t *testing.T) {
+	file := filepath.Join(here, "docker-compose.s3.yml")
+	c := loadCompose(t, file)
+	composeConfigEnv(t, file, "CENSUS_S3_ACCESS_KEY=check", "CENSUS_S3_SECRET_KEY=check")
+	isCensus := func(s *service) bool { return s.Image == "census-test:latest" }
+	checkCompose(t, c, isCensus)
+
+	s3, ok := c.Services["s3"]
+	if !ok {
+		t.Fatal("no service s3")
+	}
+	if s3.Image != "census-seaweedfs-test:latest" {
+		t.Errorf("service s3: image %q, want census-seaweedfs-test:latest (seaweedfs-image.sh's, by CENSUS_SEAWEEDFS_IMAGE)", s3.Image)
+	}
+	if len(s3.Ports) > 0 {
+		t.Errorf("service s3 publishes ports %v: parallel runs would clash", s3.Ports)
+	}
+	weedFlags := map[string]string{}
+	for _, a := range s3.Command[1:] {
+		k, v, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		weedFlags[k] = v
+	}
+	if len(s3.Command) == 0 || s3.Command[0] != "mini" {
+		t.Errorf("service s3: command %q, want weed mini (one process that makes the bucket)", s3.Command)
+	}
+	coord, ok := c.Services["coordinator"]
+	if !ok {
+		t.Fatal("no coordinator service")
+	}
+	u, err := url.Parse(coord.inv.flags["store"])
+	if err != nil || u.Scheme != "s3" {
+		t.Fatalf("coordinator --store %q: want s3://bucket/prefix", coord.inv.flags["store"])
+	}
+	if weedFlags["bucket"] != u.Host {
+		t.Errorf("the coordinator's bucket %q is not the one the S3 server makes (-bucket=%s)", u.Host, weedFlags["bucket"])
+	}
+	ep, err := url.Parse(u.Query().Get("endpoint"))
+	if err != nil || ep.Hostname() != "s3" || ep.Port() != "8333" || ep.Scheme != "http" {
+		t.Errorf("coordinator --store %s: want endpoint=http://s3:8333, the S3 service's port", u)
+	}
+	for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"} {
+		if !strings.Contains(s3.Environment[k], "CENSUS_S3_") {
+			t.Errorf("service s3: %s is not taken from the environment: %q", k, s3.Environment[k])
+		}
+	}
+	owners := map[string]string{} // volume -> the census service mounting it
+	for _, s := range c.censusServices(isCensus) {
+		if s.inv.sub == "coordinator" || s.inv.sub == "worker" {
+			for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"} {
+				if s.Environment[k] != s3.Environment[k] {
+					t.Errorf("service %s: %s=%q, the S3 server's is %q", s.name, k, s.Environment[k], s3.Environment[k])
+				}
+			}
+			if s.Environment["AWS_REGION"] == "" {
+				t.Errorf("service %s: no AWS_REGION", s.name)
+			}
+		}
+		if s.inv.sub == "worker" && len(s.Volumes) > 0 {
+			t.Errorf("service %s: volumes %v; the workers of the S3 cluster have none", s.name, s.Volumes)
+		}
+		for _, m := range s.mounts(t, c.file) {
+			if o, ok := owners[m.source]; ok {
+				t.Errorf("services %s and %s share volume %s", o, s.name, m.source)
+			}
+			owners[m.source] = s.name
+		}
+	}
+	runsh, err := os.ReadFile(filepath.Join(here, "run.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := coord.inv.flags["out"] + "/$game-$board"; !bytes.Contains(runsh, []byte(want)) {
 		t.Errorf("run.sh does not copy %s, where the coordinator writes", want)
 	}
 }

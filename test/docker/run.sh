@@ -11,6 +11,14 @@
 # summary.parquet and tiers.parquet byte for byte, the pieces tables row for
 # row (test/docker/cmpout). Tears the cluster down (down -v) on any exit.
 #
+# With --s3 the fragments live in S3 instead (docker-compose.s3.yml): a
+# SeaweedFS S3 server in a scratch container of its own on the private
+# network (test/docker/seaweedfs-image.sh builds the image around the weed
+# binary of scripts/seaweedfs.sh, or $CENSUS_SEAWEEDFS), the coordinator's
+# --store s3://census/blobs, a key pair made for the run passed to the S3
+# server and to every census process through the environment, and no volume
+# shared between the coordinator and the workers, which run.sh checks.
+#
 # Prints one last line "PASS docker ..." or "FAIL docker ..." (exit 1). With
 # no docker, no running engine or no docker-compose it prints "SKIP docker
 # ..." and exits 0, unless CI=true: then that is a FAIL. CENSUS_SKIP_DOCKER=1
@@ -25,6 +33,17 @@
 # are used instead of building them.
 set -Eeuo pipefail
 
+s3=""
+for arg in "$@"; do
+	case $arg in
+	--s3) s3=1 ;;
+	*)
+		echo "run.sh: unknown argument $arg (want --s3 or nothing)" >&2
+		exit 2
+		;;
+	esac
+done
+
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 game=${CENSUS_GAME:-clobber}
@@ -34,16 +53,21 @@ limit=${CENSUS_TEST_TIMEOUT:-300}
 export CENSUS_TEST_IMAGE=${CENSUS_TEST_IMAGE:-census-test:latest}
 export CENSUS_GAME=$game CENSUS_BOARD=$board
 file=$here/docker-compose.test.yml
+mode=""
+if [ -n "$s3" ]; then
+	file=$here/docker-compose.s3.yml
+	mode=" (S3 mode)"
+fi
 started=$SECONDS
 
 say() { printf '[docker-test %3ds] %s\n' $((SECONDS - started)) "$*"; }
 
 skip() {
 	if [ "${CI:-}" = true ]; then
-		echo "FAIL docker cluster test: $* (CI=true, so docker is required)"
+		echo "FAIL docker cluster test$mode: $* (CI=true, so docker is required)"
 		exit 1
 	fi
-	echo "SKIP docker cluster test: $*"
+	echo "SKIP docker cluster test$mode: $*"
 	exit 0
 }
 
@@ -71,7 +95,7 @@ cleanup() {
 	local rc=$?
 	trap - EXIT
 	if [ "$rc" -ne 0 ] && [ -z "$verdict" ]; then
-		verdict="FAIL docker cluster test: $step failed (exit $rc)"
+		verdict="FAIL docker cluster test$mode: $step failed (exit $rc)"
 		if [ -n "${cluster_up:-}" ]; then
 			echo "--- cluster logs (last 40 lines per container) ---"
 			dc logs --no-color --tail 40 2>&1 || true
@@ -85,7 +109,7 @@ cleanup() {
 		fi
 		rm -rf "$tmp"
 	fi
-	[ "$rc" -eq 0 ] && [ -z "$verdict" ] && verdict="PASS docker cluster test"
+	[ "$rc" -eq 0 ] && [ -z "$verdict" ] && verdict="PASS docker cluster test$mode"
 	echo "$verdict ($((SECONDS - started))s)"
 	exit "$rc"
 }
@@ -94,7 +118,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 fail() {
-	verdict="FAIL docker cluster test: $*"
+	verdict="FAIL docker cluster test$mode: $*"
 	exit 1
 }
 
@@ -137,6 +161,17 @@ fi
 docker image prune -f --filter label=census.test=1 >/dev/null 2>&1 || true
 docker run --rm "$CENSUS_TEST_IMAGE" version
 say "built image $CENSUS_TEST_IMAGE"
+if [ -n "$s3" ]; then
+	step="the S3 server image"
+	CENSUS_SEAWEEDFS_IMAGE=$("$here/seaweedfs-image.sh") || fail "no SeaweedFS image (test/docker/seaweedfs-image.sh failed)"
+	export CENSUS_SEAWEEDFS_IMAGE
+	say "S3 server image $CENSUS_SEAWEEDFS_IMAGE"
+	# A key pair of this run's own, given to every container through the
+	# environment only.
+	CENSUS_S3_ACCESS_KEY=census$(od -An -tx1 -N8 /dev/urandom | tr -d ' \n')
+	CENSUS_S3_SECRET_KEY=$(od -An -tx1 -N20 /dev/urandom | tr -d ' \n')
+	export CENSUS_S3_ACCESS_KEY CENSUS_S3_SECRET_KEY
+fi
 
 step="docker-compose up"
 cluster_up=1
@@ -161,6 +196,21 @@ wait_workers() {
 		sleep 1
 	done
 }
+if [ -n "$s3" ]; then
+	# The S3 server first: its bucket must exist before the coordinator
+	# opens the store. weed mini prints this once every service is up
+	# and the bucket made.
+	s3_ready='All enabled components are running and ready to use'
+	dc up -d s3 2>&1 | sed 's/^/  /'
+	s3id=$(dc ps -q s3)
+	deadline=$((SECONDS + 120))
+	until docker logs "$s3id" 2>&1 | grep -q "$s3_ready"; do
+		[ "$(docker inspect -f '{{.State.Status}}' "$s3id")" = running ] || { docker logs --tail 30 "$s3id" 2>&1 | sed 's/^/  /'; fail "the S3 server exited"; }
+		[ "$SECONDS" -lt "$deadline" ] || { docker logs --tail 30 "$s3id" 2>&1 | sed 's/^/  /'; fail "the S3 server did not create its bucket within 120s"; }
+		sleep 1
+	done
+	say "S3 server up, bucket census created"
+fi
 dc up -d --scale worker=1 worker 2>&1 | sed 's/^/  /'
 say "cluster $project up: n1 n2 n3 healthy"
 wait_workers 1
@@ -219,6 +269,17 @@ if [ "$busy" -lt "$want_busy" ]; then
 		docker logs "$w" 2>&1 | grep -v 'msg="job done"' | tail -n 20 | sed 's/^/    /' || true
 	done
 	fail "only $busy worker(s) ran jobs; the test wants the work spread over at least $want_busy"
+fi
+
+if [ -n "$s3" ]; then
+	step="checking that no volume is shared"
+	cmounts=" $(docker inspect -f '{{range .Mounts}}{{.Name}} {{end}}' "$cid")"
+	for w in $(dc ps -q worker); do
+		for m in $(docker inspect -f '{{range .Mounts}}{{.Name}} {{end}}' "$w"); do
+			case $cmounts in *" $m "*) fail "worker ${w:0:12} shares volume $m with the coordinator" ;; esac
+		done
+	done
+	say "the coordinator and the workers share no volume"
 fi
 
 step="copying the outputs out"
