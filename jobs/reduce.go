@@ -38,10 +38,11 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 		return nil, err
 	}
 
+	var classScratch []ClassRecord
 	classes := newSpiller(ctx, st, j.ClassShards, shares.Classes.records(budget, classRecordBytes), func(part int) string {
 		return classBlob(j.Run, j.Bucket, part)
 	}, func(w io.Writer, recs []ClassRecord) (Blob, error) {
-		return writeClasses(w, j.header(g, KindClasses, 0), sortClasses(recs))
+		return writeClasses(w, j.header(g, KindClasses, 0), sortClassesWith(recs, &classScratch))
 	})
 	table, err := newTableWriter(ctx, st, piecesTableBlob(j.Run, j.Bucket), int64(shares.Rows.records(budget, pieceRowBytes)))
 	if err != nil {
@@ -51,10 +52,11 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	// The pieces of the orbits of sorted representatives are not sorted:
 	// they are gathered, spilled as sorted runs when they outgrow their
 	// share, and written in key order once every orbit is in.
+	var imageScratch []pieceRow
 	images := newSpiller(ctx, st, 1, shares.Images.records(budget, pieceImageBytes), func(part int) string {
 		return pieceImagesBlob(j.Run, j.Bucket, part)
 	}, func(w io.Writer, rows []pieceRow) (Blob, error) {
-		return writePieceRows(w, j.header(g, KindPieceRows, 0), sortPieceRows(rows))
+		return writePieceRows(w, j.header(g, KindPieceRows, 0), sortPieceRowsWith(rows, &imageScratch))
 	})
 	if err := gatherOrbits(ctx, st, j, g, group, reads, images); err != nil {
 		return nil, err

@@ -198,3 +198,44 @@ func TestBucketRangeAndUniformity(t *testing.T) {
 		}
 	}
 }
+
+// TestRadixSortByMatchesSortFunc sorts records of every kind the jobs sort
+// by key, with keys of few and of many varying bits, by radixSortBy and by
+// a comparison sort, and wants the same order (the keys are unique).
+func TestRadixSortByMatchesSortFunc(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 12))
+	key := func(wide bool) games.PieceKey {
+		if wide {
+			return games.PieceKey{Hi: rng.Uint64(), Lo: rng.Uint64()}
+		}
+		return games.MakePieceKey(1+rng.IntN(4), 1+rng.IntN(4), uint64(rng.IntN(1<<16)))
+	}
+	for _, wide := range []bool{false, true} {
+		for _, n := range []int{0, 1, 100, radixMin, 3 * radixMin} {
+			seen := map[games.PieceKey]bool{}
+			var rows []pieceRow
+			var classes []ClassRecord
+			for len(rows) < n {
+				k := key(wide)
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				rows = append(rows, pieceRow{PieceRecord: PieceRecord{Key: k, Positions: rng.Uint64()}})
+				classes = append(classes, ClassRecord{Neg: key(wide), Sym: k})
+			}
+			wantRows := slices.Clone(rows)
+			slices.SortFunc(wantRows, func(a, b pieceRow) int { return comparePieceKeys(a.Key, b.Key) })
+			wantClasses := slices.Clone(classes)
+			slices.SortFunc(wantClasses, compareClasses)
+			var rowScratch []pieceRow
+			if got := sortPieceRowsWith(rows, &rowScratch); !slices.Equal(got, wantRows) {
+				t.Errorf("wide %v, %d rows: radix order differs from the comparison sort", wide, n)
+			}
+			var classScratch []ClassRecord
+			if got := sortClassesWith(classes, &classScratch); !slices.Equal(got, wantClasses) {
+				t.Errorf("wide %v, %d class records: radix order differs from the comparison sort", wide, n)
+			}
+		}
+	}
+}

@@ -94,9 +94,10 @@ func newTierKernel(ctx context.Context, st store.Store, j *TierJob, g games.Game
 		return newSpiller(ctx, st, j.ReduceShards, sh.records(budget, keyBytes), k.pieceName(kind), k.keyWriter(kind, j.Tier))
 	}
 	k.deadFree, k.inPlace = keys(KindDeadFree, shares.DeadFree), keys(KindInPlace, shares.InPlace)
+	var pieceScratch []PieceRecord
 	k.pieceRecs = newSpiller(ctx, st, j.ReduceShards, shares.Pieces.records(budget, pieceRecordBytes), k.pieceName(KindPieces),
 		func(w io.Writer, recs []PieceRecord) (Blob, error) {
-			return writePieces(w, j.header(g, KindPieces, j.Tier), sortPieces(recs))
+			return writePieces(w, j.header(g, KindPieces, j.Tier), sortPiecesWith(recs, &pieceScratch))
 		})
 	if j.Positions {
 		k.table = newPositionTable(ctx, st, j, g, k.group)
