@@ -16,9 +16,9 @@ const (
 	pieceRecordBytes = 64
 	// classRecordBytes is a ClassRecord and its radix-sort scratch slot.
 	classRecordBytes = 80
-	// pieceCacheBytes is an entry of the map from a piece to the
+	// pieceCacheBytes is a slot of the cache from a piece to the
 	// representative of its orbit.
-	pieceCacheBytes = 64
+	pieceCacheBytes = 32
 	// pieceImageBytes is a pieceRow and its radix-sort scratch slot.
 	pieceImageBytes = 144
 	// pieceRowBytes is a row of the pieces table held in a row group.

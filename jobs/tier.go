@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/store"
@@ -335,29 +336,54 @@ func WriteStart(ctx context.Context, st store.Store, s Spec, shards int) (Blob, 
 	return blob, err
 }
 
-// pieceCache remembers the representatives of the orbits of pieces; when
-// full it starts afresh.
+// pieceCache remembers the representatives of the orbits of pieces in a
+// direct-mapped table: a piece has one slot, chosen by a hash of its key,
+// and a piece that lands on a taken slot evicts its holder. The table
+// starts small and doubles, up to limit slots, whenever the misses since
+// it last grew outnumber its slots.
 type pieceCache struct {
-	group games.Group
-	m     map[games.PieceKey]games.PieceKey
-	limit int
+	group  games.Group
+	slots  []pieceSlot
+	shift  uint // 64 - log2(len(slots))
+	misses int
+	limit  int
 }
 
+// pieceSlot is a piece and the representative of its orbit; a slot whose
+// piece is the zero key is empty (no piece has the zero key, and get
+// never caches it).
+type pieceSlot struct{ key, rep games.PieceKey }
+
+// pieceCacheMin is the first size of a pieceCache, in slots.
+const pieceCacheMin = 1 << 12
+
 func newPieceCache(group games.Group, limit int) *pieceCache {
-	return &pieceCache{group: group, m: make(map[games.PieceKey]games.PieceKey), limit: max(limit, 1024)}
+	c := &pieceCache{group: group, limit: max(limit, pieceCacheMin)}
+	c.resize(pieceCacheMin)
+	return c
+}
+
+func (c *pieceCache) resize(n int) {
+	c.slots = make([]pieceSlot, n)
+	c.shift = uint(64 - bits.TrailingZeros(uint(n)))
+	c.misses = 0
 }
 
 func (c *pieceCache) get(k games.PieceKey) games.PieceKey {
 	if c.group.Size() == 1 {
 		return k
 	}
-	if r, ok := c.m[k]; ok {
-		return r
+	if k == (games.PieceKey{}) {
+		return c.group.CanonPiece(k)
 	}
-	if len(c.m) >= c.limit {
-		clear(c.m)
+	s := &c.slots[((k.Hi*0x9e3779b97f4a7c15)^k.Lo)*0xbf58476d1ce4e5b9>>c.shift]
+	if s.key == k {
+		return s.rep
 	}
 	r := c.group.CanonPiece(k)
-	c.m[k] = r
+	*s = pieceSlot{key: k, rep: r}
+	if c.misses++; c.misses > len(c.slots) && 2*len(c.slots) <= c.limit {
+		c.resize(2 * len(c.slots))
+	}
 	return r
 }
