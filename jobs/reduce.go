@@ -38,12 +38,16 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 		return nil, err
 	}
 
-	var classScratch []ClassRecord
+	drainTierBufs()
+	classSort := classScratch.get()
+	defer func() { classScratch.put(classSort) }()
 	classes := newSpiller(ctx, st, j.ClassShards, shares.Classes.records(budget, classRecordBytes), func(part int) string {
 		return classBlob(j.Run, j.Bucket, part)
 	}, func(w io.Writer, recs []ClassRecord) (Blob, error) {
-		return writeClasses(w, j.header(g, KindClasses, 0), sortClassesWith(recs, &classScratch))
+		return writeClasses(w, j.header(g, KindClasses, 0), sortClassesWith(recs, &classSort))
 	})
+	classes.pool = classBufs
+	defer classes.release()
 	table, err := newTableWriter(ctx, st, piecesTableBlob(j.Run, j.Bucket), int64(shares.Rows.records(budget, pieceRowBytes)))
 	if err != nil {
 		return nil, err
@@ -52,12 +56,15 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	// The pieces of the orbits of sorted representatives are not sorted:
 	// they are gathered, spilled as sorted runs when they outgrow their
 	// share, and written in key order once every orbit is in.
-	var imageScratch []pieceRow
+	imageSort := imageScratch.get()
+	defer func() { imageScratch.put(imageSort) }()
 	images := newSpiller(ctx, st, 1, shares.Images.records(budget, pieceImageBytes), func(part int) string {
 		return pieceImagesBlob(j.Run, j.Bucket, part)
 	}, func(w io.Writer, rows []pieceRow) (Blob, error) {
-		return writePieceRows(w, j.header(g, KindPieceRows, 0), sortPieceRowsWith(rows, &imageScratch))
+		return writePieceRows(w, j.header(g, KindPieceRows, 0), sortPieceRowsWith(rows, &imageSort))
 	})
+	images.pool = imageBufs
+	defer images.release()
 	if err := gatherOrbits(ctx, st, j, g, group, reads, images); err != nil {
 		return nil, err
 	}
@@ -72,7 +79,7 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 		}
 		return nil
 	}
-	if err := sortedImages(ctx, st, g, images, reads, write); err != nil {
+	if err := sortedImages(ctx, st, g, images, &imageSort, reads, write); err != nil {
 		return nil, err
 	}
 	if res.Translated > 0 {
@@ -156,11 +163,12 @@ func classesOf(g games.Game, k games.PieceKey) pieceRow {
 }
 
 // sortedImages calls write with every piece gathered in images, in key
-// order: straight from memory when they never outgrew it, else merged
-// from the sorted runs in the store.
-func sortedImages(ctx context.Context, st store.Store, g games.Game, images *spiller[pieceRow], reads int64, write func(pieceRow) error) error {
+// order: straight from memory, sorted with the radix scratch of the job,
+// when they never outgrew it, else merged from the sorted runs in the
+// store.
+func sortedImages(ctx context.Context, st store.Store, g games.Game, images *spiller[pieceRow], scratch *[]pieceRow, reads int64, write func(pieceRow) error) error {
 	if images.parts == 0 {
-		for _, r := range sortPieceRows(images.bufs[0]) {
+		for _, r := range sortPieceRowsWith(images.bufs[0], scratch) {
 			if err := write(r); err != nil {
 				return err
 			}

@@ -38,6 +38,7 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 	if err != nil {
 		return nil, err
 	}
+	drainPieceBufs()
 	k := newTierKernel(ctx, st, j, g, opts)
 	defer k.abort()
 	if err := k.merge(); err != nil {
@@ -70,6 +71,7 @@ type tierKernel struct {
 	pieceRecs         *spiller[PieceRecord]
 	table             *positionTable // nil unless the spec asks for positions
 	scratch           []uint64       // radix scratch of the key spillers
+	pieceScratch      []PieceRecord  // radix scratch of the piece spiller
 	stats             TierStats
 	moves             *games.MoveStats
 	pcs               []games.Piece
@@ -91,15 +93,20 @@ func newTierKernel(ctx context.Context, st store.Store, j *TierJob, g games.Game
 	k.next = newSpiller(ctx, st, j.NextShards, shares.Successors.records(budget, keyBytes), func(part int) string {
 		return successorBlob(j.Run, j.Tier+1, j.Shard, part)
 	}, k.keyWriter(KindPositions, j.Tier+1))
-	keys := func(kind Kind, sh share) *spiller[uint64] {
-		return newSpiller(ctx, st, j.ReduceShards, sh.records(budget, keyBytes), k.pieceName(kind), k.keyWriter(kind, j.Tier))
+	k.next.pool = successorBufs
+	keys := func(kind Kind, sh share, pool *bufPool[uint64]) *spiller[uint64] {
+		s := newSpiller(ctx, st, j.ReduceShards, sh.records(budget, keyBytes), k.pieceName(kind), k.keyWriter(kind, j.Tier))
+		s.pool = pool
+		return s
 	}
-	k.deadFree, k.inPlace = keys(KindDeadFree, shares.DeadFree), keys(KindInPlace, shares.InPlace)
-	var pieceScratch []PieceRecord
+	k.deadFree, k.inPlace = keys(KindDeadFree, shares.DeadFree, deadFreeBufs), keys(KindInPlace, shares.InPlace, inPlaceBufs)
+	k.scratch = keyScratch.get()
+	k.pieceScratch = pieceScratch.get()
 	k.pieceRecs = newSpiller(ctx, st, j.ReduceShards, shares.Pieces.records(budget, pieceRecordBytes), k.pieceName(KindPieces),
 		func(w io.Writer, recs []PieceRecord) (Blob, error) {
-			return writePieces(w, j.header(g, KindPieces, j.Tier), sortPiecesWith(recs, &pieceScratch))
+			return writePieces(w, j.header(g, KindPieces, j.Tier), sortPiecesWith(recs, &k.pieceScratch))
 		})
+	k.pieceRecs.pool = pieceRecBufs
 	if j.Positions {
 		k.table = newPositionTable(ctx, st, j, g, k.group)
 	}
@@ -286,11 +293,19 @@ func (k *tierKernel) report() (*TierResult, error) {
 	return res, nil
 }
 
-// abort discards a positions table part not committed.
+// abort discards a positions table part not committed, and hands the
+// buffers back to their pools.
 func (k *tierKernel) abort() {
 	if k.table != nil {
 		k.table.abort()
 	}
+	for _, s := range []*spiller[uint64]{k.next, k.deadFree, k.inPlace} {
+		s.release()
+	}
+	k.pieceRecs.release()
+	keyScratch.put(k.scratch)
+	pieceScratch.put(k.pieceScratch)
+	k.scratch, k.pieceScratch = nil, nil
 }
 
 func containsKey(keys []games.PieceKey, k games.PieceKey) bool {
