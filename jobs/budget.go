@@ -12,15 +12,15 @@ package jobs
 const (
 	// keyBytes is a uint64 key and its radix-sort scratch slot.
 	keyBytes = 16
-	// pieceRecordBytes is a PieceRecord and its radix-sort scratch slot.
-	pieceRecordBytes = 64
-	// classRecordBytes is a ClassRecord and its radix-sort scratch slot.
-	classRecordBytes = 80
+	// pieceRecordBytes is a PieceRecord; it is sorted in place.
+	pieceRecordBytes = 32
+	// classRecordBytes is a ClassRecord; it is sorted in place.
+	classRecordBytes = 40
 	// pieceCacheBytes is a slot of the cache from a piece to the
 	// representative of its orbit.
 	pieceCacheBytes = 32
-	// pieceImageBytes is a pieceRow and its radix-sort scratch slot.
-	pieceImageBytes = 144
+	// pieceImageBytes is a pieceRow; it is sorted in place.
+	pieceImageBytes = 72
 	// pieceRowBytes is a row of the pieces table held in a row group.
 	pieceRowBytes = 100
 	// positionRowBytes is a row of the positions table held in a row group.

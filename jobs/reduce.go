@@ -39,12 +39,10 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	}
 
 	drainTierBufs()
-	classSort := classScratch.get()
-	defer func() { classScratch.put(classSort) }()
 	classes := newSpiller(ctx, st, j.ClassShards, shares.Classes.records(budget, classRecordBytes), func(part int) string {
 		return classBlob(j.Run, j.Bucket, part)
 	}, func(w io.Writer, recs []ClassRecord) (Blob, error) {
-		return writeClasses(w, j.header(g, KindClasses, 0), sortClassesWith(recs, &classSort))
+		return writeClasses(w, j.header(g, KindClasses, 0), sortClasses(recs))
 	})
 	classes.pool = classBufs
 	defer classes.release()
@@ -56,12 +54,10 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	// The pieces of the orbits of sorted representatives are not sorted:
 	// they are gathered, spilled as sorted runs when they outgrow their
 	// share, and written in key order once every orbit is in.
-	imageSort := imageScratch.get()
-	defer func() { imageScratch.put(imageSort) }()
 	images := newSpiller(ctx, st, 1, shares.Images.records(budget, pieceImageBytes), func(part int) string {
 		return pieceImagesBlob(j.Run, j.Bucket, part)
 	}, func(w io.Writer, rows []pieceRow) (Blob, error) {
-		return writePieceRows(w, j.header(g, KindPieceRows, 0), sortPieceRowsWith(rows, &imageSort))
+		return writePieceRows(w, j.header(g, KindPieceRows, 0), sortPieceRows(rows))
 	})
 	images.pool = imageBufs
 	defer images.release()
@@ -79,7 +75,7 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 		}
 		return nil
 	}
-	if err := sortedImages(ctx, st, g, images, &imageSort, reads, write); err != nil {
+	if err := sortedImages(ctx, st, g, images, reads, write); err != nil {
 		return nil, err
 	}
 	if res.Translated > 0 {
@@ -163,12 +159,11 @@ func classesOf(g games.Game, k games.PieceKey) pieceRow {
 }
 
 // sortedImages calls write with every piece gathered in images, in key
-// order: straight from memory, sorted with the radix scratch of the job,
-// when they never outgrew it, else merged from the sorted runs in the
-// store.
-func sortedImages(ctx context.Context, st store.Store, g games.Game, images *spiller[pieceRow], scratch *[]pieceRow, reads int64, write func(pieceRow) error) error {
+// order: straight from memory when they never outgrew it, else merged
+// from the sorted runs in the store.
+func sortedImages(ctx context.Context, st store.Store, g games.Game, images *spiller[pieceRow], reads int64, write func(pieceRow) error) error {
 	if images.parts == 0 {
-		for _, r := range sortPieceRowsWith(images.bufs[0], scratch) {
+		for _, r := range sortPieceRows(images.bufs[0]) {
 			if err := write(r); err != nil {
 				return err
 			}

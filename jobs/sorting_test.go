@@ -199,10 +199,10 @@ func TestBucketRangeAndUniformity(t *testing.T) {
 	}
 }
 
-// TestRadixSortByMatchesSortFunc sorts records of every kind the jobs sort
-// by key, with keys of few and of many varying bits, by radixSortBy and by
-// a comparison sort, and wants the same order (the keys are unique).
-func TestRadixSortByMatchesSortFunc(t *testing.T) {
+// TestMSDSortMatchesSortFunc sorts records of every kind the jobs sort by
+// key, with keys of few and of many varying bits, by msdSort and by a
+// comparison sort, and wants the same order (the keys are unique).
+func TestMSDSortMatchesSortFunc(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 12))
 	key := func(wide bool) games.PieceKey {
 		if wide {
@@ -228,13 +228,11 @@ func TestRadixSortByMatchesSortFunc(t *testing.T) {
 			slices.SortFunc(wantRows, func(a, b pieceRow) int { return comparePieceKeys(a.Key, b.Key) })
 			wantClasses := slices.Clone(classes)
 			slices.SortFunc(wantClasses, compareClasses)
-			var rowScratch []pieceRow
-			if got := sortPieceRowsWith(rows, &rowScratch); !slices.Equal(got, wantRows) {
-				t.Errorf("wide %v, %d rows: radix order differs from the comparison sort", wide, n)
+			if got := sortPieceRows(rows); !slices.Equal(got, wantRows) {
+				t.Errorf("wide %v, %d rows: msdSort order differs from the comparison sort", wide, n)
 			}
-			var classScratch []ClassRecord
-			if got := sortClassesWith(classes, &classScratch); !slices.Equal(got, wantClasses) {
-				t.Errorf("wide %v, %d class records: radix order differs from the comparison sort", wide, n)
+			if got := sortClasses(classes); !slices.Equal(got, wantClasses) {
+				t.Errorf("wide %v, %d class records: msdSort order differs from the comparison sort", wide, n)
 			}
 		}
 	}

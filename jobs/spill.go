@@ -179,11 +179,8 @@ var (
 	inPlaceBufs   = &bufPool[uint64]{max: 1024}
 	keyScratch    = &bufPool[uint64]{max: 4}
 	pieceRecBufs  = &bufPool[PieceRecord]{max: 1024}
-	pieceScratch  = &bufPool[PieceRecord]{max: 4}
 	imageBufs     = &bufPool[pieceRow]{max: 4}
-	imageScratch  = &bufPool[pieceRow]{max: 4}
 	classBufs     = &bufPool[ClassRecord]{max: 1024}
-	classScratch  = &bufPool[ClassRecord]{max: 4}
 )
 
 // drainTierBufs and drainPieceBufs drop the buffers kept from tier jobs and
@@ -194,12 +191,9 @@ func drainTierBufs() {
 	inPlaceBufs.drain()
 	keyScratch.drain()
 	pieceRecBufs.drain()
-	pieceScratch.drain()
 }
 
 func drainPieceBufs() {
 	imageBufs.drain()
-	imageScratch.drain()
 	classBufs.drain()
-	classScratch.drain()
 }

@@ -71,7 +71,6 @@ type tierKernel struct {
 	pieceRecs         *spiller[PieceRecord]
 	table             *positionTable // nil unless the spec asks for positions
 	scratch           []uint64       // radix scratch of the key spillers
-	pieceScratch      []PieceRecord  // radix scratch of the piece spiller
 	stats             TierStats
 	moves             *games.MoveStats
 	pcs               []games.Piece
@@ -101,10 +100,9 @@ func newTierKernel(ctx context.Context, st store.Store, j *TierJob, g games.Game
 	}
 	k.deadFree, k.inPlace = keys(KindDeadFree, shares.DeadFree, deadFreeBufs), keys(KindInPlace, shares.InPlace, inPlaceBufs)
 	k.scratch = keyScratch.get()
-	k.pieceScratch = pieceScratch.get()
 	k.pieceRecs = newSpiller(ctx, st, j.ReduceShards, shares.Pieces.records(budget, pieceRecordBytes), k.pieceName(KindPieces),
 		func(w io.Writer, recs []PieceRecord) (Blob, error) {
-			return writePieces(w, j.header(g, KindPieces, j.Tier), sortPiecesWith(recs, &k.pieceScratch))
+			return writePieces(w, j.header(g, KindPieces, j.Tier), sortPieces(recs))
 		})
 	k.pieceRecs.pool = pieceRecBufs
 	if j.Positions {
@@ -304,8 +302,7 @@ func (k *tierKernel) abort() {
 	}
 	k.pieceRecs.release()
 	keyScratch.put(k.scratch)
-	pieceScratch.put(k.pieceScratch)
-	k.scratch, k.pieceScratch = nil, nil
+	k.scratch = nil
 }
 
 func containsKey(keys []games.PieceKey, k games.PieceKey) bool {
