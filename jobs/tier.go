@@ -351,8 +351,8 @@ func WriteStart(ctx context.Context, st store.Store, s Spec, shards int) (Blob, 
 // pieceCache remembers the representatives of the orbits of pieces in a
 // direct-mapped table: a piece has one slot, chosen by a hash of its key,
 // and a piece that lands on a taken slot evicts its holder. The table
-// starts small and doubles, up to limit slots, whenever the misses since
-// it last grew outnumber its slots.
+// starts small and doubles (keeping what it holds), up to limit slots,
+// whenever the misses since it last grew outnumber its slots.
 type pieceCache struct {
 	group  games.Group
 	slots  []pieceSlot
@@ -375,10 +375,22 @@ func newPieceCache(group games.Group, limit int) *pieceCache {
 	return c
 }
 
+// resize makes the table n slots and moves the pieces it held into it.
 func (c *pieceCache) resize(n int) {
+	old := c.slots
 	c.slots = make([]pieceSlot, n)
 	c.shift = uint(64 - bits.TrailingZeros(uint(n)))
 	c.misses = 0
+	for _, s := range old {
+		if s.key != (games.PieceKey{}) {
+			*c.slot(s.key) = s
+		}
+	}
+}
+
+// slot is the slot of piece k.
+func (c *pieceCache) slot(k games.PieceKey) *pieceSlot {
+	return &c.slots[((k.Hi*0x9e3779b97f4a7c15)^k.Lo)*0xbf58476d1ce4e5b9>>c.shift]
 }
 
 func (c *pieceCache) get(k games.PieceKey) games.PieceKey {
@@ -388,7 +400,7 @@ func (c *pieceCache) get(k games.PieceKey) games.PieceKey {
 	if k == (games.PieceKey{}) {
 		return c.group.CanonPiece(k)
 	}
-	s := &c.slots[((k.Hi*0x9e3779b97f4a7c15)^k.Lo)*0xbf58476d1ce4e5b9>>c.shift]
+	s := c.slot(k)
 	if s.key == k {
 		return s.rep
 	}
