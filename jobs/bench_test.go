@@ -468,3 +468,48 @@ func BenchmarkRunTier(b *testing.B) {
 	}
 	reportKeyRate(b, n, "positions/s")
 }
+
+// BenchmarkRunPieces measures a whole piece job (one reduce shard of four)
+// over what the tier job of BenchmarkRunTier sends it: merge the dead-free
+// and in-place keys, gather the orbits of the pieces, sort them, write the
+// pieces table into a store in memory and spill the class records. One op
+// is the whole job; pieces/s counts the rows written.
+func BenchmarkRunPieces(b *testing.B) {
+	d := benchTier(b)
+	ctx := context.Background()
+	in := newMemStore()
+	spec := Spec{Run: "bench", Game: "clobber", Board: "4x4", MemBudget: 256 << 20}
+	blob, err := putKeys(ctx, in, "bench/input.frag", spec.header(d.g, KindPositions, d.tier), d.positions)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tier := TierJob{Spec: spec, Tier: d.tier, Shard: 0, Shards: 1, NextShards: 4, ReduceShards: 4, Inputs: []Blob{blob}}
+	tres, err := runTier(ctx, in, &tier, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var inputs []Blob
+	for _, p := range tres.Pieces {
+		if p.Bucket == 0 {
+			inputs = append(inputs, p)
+		}
+	}
+	job := PieceJob{Spec: spec, Bucket: 0, ClassShards: 4, Inputs: inputs}
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		b.StopTimer()
+		st := newMemStore()
+		for name, data := range in.blobs {
+			st.blobs[name] = data
+		}
+		j := job
+		b.StartTimer()
+		res, err := runPieces(ctx, st, &j, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n += int(res.Translated)
+	}
+	reportKeyRate(b, n, "pieces/s")
+}

@@ -16,9 +16,9 @@ const (
 	pieceRecordBytes = 32
 	// classRecordBytes is a ClassRecord; it is sorted in place.
 	classRecordBytes = 40
-	// pieceCacheBytes is an entry of the map from a piece to the
+	// pieceCacheBytes is a slot of the cache from a piece to the
 	// representative of its orbit.
-	pieceCacheBytes = 64
+	pieceCacheBytes = 32
 	// pieceImageBytes is a pieceRow; it is sorted in place.
 	pieceImageBytes = 72
 	// pieceRowBytes is a row of the pieces table held in a row group.

@@ -38,11 +38,14 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 		return nil, err
 	}
 
+	drainTierBufs()
 	classes := newSpiller(ctx, st, j.ClassShards, shares.Classes.records(budget, classRecordBytes), func(part int) string {
 		return classBlob(j.Run, j.Bucket, part)
 	}, func(w io.Writer, recs []ClassRecord) (Blob, error) {
 		return writeClasses(w, j.header(g, KindClasses, 0), sortClasses(recs))
 	})
+	classes.pool = classBufs
+	defer classes.release()
 	table, err := newTableWriter(ctx, st, piecesTableBlob(j.Run, j.Bucket), int64(shares.Rows.records(budget, pieceRowBytes)))
 	if err != nil {
 		return nil, err
@@ -56,11 +59,15 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	}, func(w io.Writer, rows []pieceRow) (Blob, error) {
 		return writePieceRows(w, j.header(g, KindPieceRows, 0), sortPieceRows(rows))
 	})
+	images.pool = imageBufs
+	defer images.release()
 	if err := gatherOrbits(ctx, st, j, g, group, reads, images); err != nil {
 		return nil, err
 	}
+	// Every row names the game and board: the strings are made once.
+	name, board := g.Name(), g.Board().String()
 	write := func(r pieceRow) error {
-		if err := writePiece(g, table.pw, classes, j.ClassShards, res, r); err != nil {
+		if err := writePiece(g, name, board, table.pw, classes, j.ClassShards, res, r); err != nil {
 			return err
 		}
 		if res.Translated%progressEvery == 0 && opts.Progress != nil {
@@ -175,9 +182,9 @@ func sortedImages(ctx context.Context, st store.Store, g games.Game, images *spi
 	return mergeSorted(srcs, func(a, b pieceRow) int { return comparePieceKeys(a.Key, b.Key) }, write)
 }
 
-// writePiece writes the row of one translated piece and sends its classes
-// on.
-func writePiece(g games.Game, pw *schema.PieceWriter, classes *spiller[ClassRecord], shards int, res *PieceResult, r pieceRow) error {
+// writePiece writes the row of one translated piece of g, named name and
+// board, and sends its classes on.
+func writePiece(g games.Game, name, board string, pw *schema.PieceWriter, classes *spiller[ClassRecord], shards int, res *PieceResult, r pieceRow) error {
 	k := r.Key
 	res.Translated++
 	size := g.Size(k)
@@ -185,7 +192,7 @@ func writePiece(g games.Game, pw *schema.PieceWriter, classes *spiller[ClassReco
 	sym, neg, self := r.Sym, r.Neg, r.SelfNegative
 	rows, cols := k.Dims()
 	row := schema.Piece{
-		Game: g.Name(), Board: g.Board().String(),
+		Game: name, Board: board,
 		KeyHi: k.Hi, KeyLo: k.Lo,
 		Rows: int32(rows), Cols: int32(cols), Size: int32(size),
 		Picture:     g.Picture(k),

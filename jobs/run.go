@@ -27,8 +27,11 @@ func Run(ctx context.Context, st store.Store, j Job, opts Options) (Result, erro
 	case j.Piece != nil:
 		res.Piece, err = runPieces(ctx, st, j.Piece, opts)
 	case j.Class != nil:
+		drainTierBufs()
 		res.Class, err = runClasses(ctx, st, j.Class, opts)
 	case j.Value != nil:
+		drainTierBufs()
+		drainPieceBufs()
 		res.Value, err = runValues(ctx, st, j.Value, opts)
 	default:
 		err = fmt.Errorf("%w: no job kind set", ErrInvalid)

@@ -96,10 +96,120 @@ func comparePieceKeys(a, b games.PieceKey) int {
 	return cmp.Compare(a.Lo, b.Lo)
 }
 
+// msdBits is the width of a digit of msdSort: 256 buckets, whose counts
+// cost little to clear for the small buckets of the last digits.
+const msdBits = 8
+
+// radixDigit is a digit of msdSort: msdBits bits of a key word from shift
+// up.
+type radixDigit struct {
+	word  int
+	shift uint
+}
+
+// radixDigits are the digits, most significant first, that cover every
+// bit in which the keys of recs differ (words 64-bit words a key,
+// word(r, 0) the most significant).
+func radixDigits[T any](recs []T, words int, word func(r *T, i int) uint64) []radixDigit {
+	var ds []radixDigit
+	for w := 0; w < words; w++ {
+		var or, and uint64 = 0, ^uint64(0)
+		for i := range recs {
+			k := word(&recs[i], w)
+			or |= k
+			and &= k
+		}
+		for varying := or ^ and; varying != 0; {
+			top := 63 - bits.LeadingZeros64(varying)
+			shift := uint(max(top-msdBits+1, 0))
+			ds = append(ds, radixDigit{w, shift})
+			varying &^= (1<<msdBits - 1) << shift
+		}
+	}
+	return ds
+}
+
+// msdMin is the length below which msdSort hands a bucket to a comparison
+// sort.
+const msdMin = 64
+
+// msdSort sorts recs in place by their keys, most significant digit
+// first: one counting pass and one pass of swaps (a swap puts a record in
+// its bucket for good) per digit, then the buckets on the next digits; buckets
+// of fewer than msdMin records are sorted by cmp. It needs no scratch, so
+// the records are sorted in the memory that holds them.
+func msdSort[T any](recs []T, ds []radixDigit, cmp func(a, b T) int, word func(r *T, i int) uint64) {
+	for len(ds) > 0 && len(recs) > 1 {
+		if len(recs) < msdMin {
+			slices.SortFunc(recs, cmp)
+			return
+		}
+		d := ds[0]
+		ds = ds[1:]
+		const mask = 1<<msdBits - 1
+		var start, next [1 << msdBits]int
+		for i := range recs {
+			start[(word(&recs[i], d.word)>>d.shift)&mask]++
+		}
+		sum, one := 0, false
+		for b, c := range start {
+			start[b], next[b] = sum, sum
+			sum += c
+			one = one || c == len(recs)
+		}
+		if one {
+			continue // every key has this digit: on to the next
+		}
+		for b := range next {
+			end := len(recs)
+			if b+1 < len(start) {
+				end = start[b+1]
+			}
+			for i := next[b]; i < end; {
+				db := int((word(&recs[i], d.word) >> d.shift) & mask)
+				if db == b {
+					i++
+					continue
+				}
+				recs[i], recs[next[db]] = recs[next[db]], recs[i]
+				next[db]++
+			}
+			next[b] = end
+		}
+		for b := range start {
+			if lo, hi := start[b], next[b]; hi-lo > 1 {
+				msdSort(recs[lo:hi], ds, cmp, word)
+			}
+		}
+		return
+	}
+}
+
+// sortBy sorts recs in place by cmp, or by msdSort on their key words when
+// there are enough of them.
+func sortBy[T any](recs []T, cmp func(a, b T) int, words int, word func(r *T, i int) uint64) {
+	if len(recs) < radixMin {
+		slices.SortFunc(recs, cmp)
+		return
+	}
+	msdSort(recs, radixDigits(recs, words, word), cmp, word)
+}
+
+func pieceKeyWord(k *games.PieceKey, i int) uint64 {
+	if i == 0 {
+		return k.Hi
+	}
+	return k.Lo
+}
+
+func comparePieceRecords(a, b PieceRecord) int { return comparePieceKeys(a.Key, b.Key) }
+
+func pieceRecordWord(r *PieceRecord, i int) uint64 { return pieceKeyWord(&r.Key, i) }
+
 // sortPieces sorts piece records by key and folds records of one key into
 // one: positions add up, the first tier is the least.
 func sortPieces(recs []PieceRecord) []PieceRecord {
-	slices.SortFunc(recs, func(a, b PieceRecord) int { return comparePieceKeys(a.Key, b.Key) })
+	sortBy(recs, comparePieceRecords, 2, pieceRecordWord)
 	out := recs[:0]
 	for _, r := range recs {
 		if n := len(out); n > 0 && out[n-1].Key == r.Key {
@@ -114,7 +224,8 @@ func sortPieces(recs []PieceRecord) []PieceRecord {
 
 // sortPieceRows sorts piece rows, whose keys are unique, by key.
 func sortPieceRows(rows []pieceRow) []pieceRow {
-	slices.SortFunc(rows, func(a, b pieceRow) int { return comparePieceKeys(a.Key, b.Key) })
+	sortBy(rows, func(a, b pieceRow) int { return comparePieceKeys(a.Key, b.Key) }, 2,
+		func(r *pieceRow, i int) uint64 { return pieceKeyWord(&r.Key, i) })
 	return rows
 }
 
@@ -125,9 +236,23 @@ func compareClasses(a, b ClassRecord) int {
 	return comparePieceKeys(a.Sym, b.Sym)
 }
 
+// classWord is word i of the sort key of a class record: its negation
+// class, then its symmetric class.
+func classWord(r *ClassRecord, i int) uint64 {
+	switch i {
+	case 0:
+		return r.Neg.Hi
+	case 1:
+		return r.Neg.Lo
+	case 2:
+		return r.Sym.Hi
+	}
+	return r.Sym.Lo
+}
+
 // sortClasses sorts class records by negation class, then symmetric class,
 // and drops repeats.
 func sortClasses(recs []ClassRecord) []ClassRecord {
-	slices.SortFunc(recs, compareClasses)
+	sortBy(recs, compareClasses, 4, classWord)
 	return slices.CompactFunc(recs, func(a, b ClassRecord) bool { return a.Neg == b.Neg && a.Sym == b.Sym })
 }

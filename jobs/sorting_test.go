@@ -198,3 +198,42 @@ func TestBucketRangeAndUniformity(t *testing.T) {
 		}
 	}
 }
+
+// TestMSDSortMatchesSortFunc sorts records of every kind the jobs sort by
+// key, with keys of few and of many varying bits, by msdSort and by a
+// comparison sort, and wants the same order (the keys are unique).
+func TestMSDSortMatchesSortFunc(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 12))
+	key := func(wide bool) games.PieceKey {
+		if wide {
+			return games.PieceKey{Hi: rng.Uint64(), Lo: rng.Uint64()}
+		}
+		return games.MakePieceKey(1+rng.IntN(4), 1+rng.IntN(4), uint64(rng.IntN(1<<16)))
+	}
+	for _, wide := range []bool{false, true} {
+		for _, n := range []int{0, 1, 100, radixMin, 3 * radixMin} {
+			seen := map[games.PieceKey]bool{}
+			var rows []pieceRow
+			var classes []ClassRecord
+			for len(rows) < n {
+				k := key(wide)
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+				rows = append(rows, pieceRow{PieceRecord: PieceRecord{Key: k, Positions: rng.Uint64()}})
+				classes = append(classes, ClassRecord{Neg: key(wide), Sym: k})
+			}
+			wantRows := slices.Clone(rows)
+			slices.SortFunc(wantRows, func(a, b pieceRow) int { return comparePieceKeys(a.Key, b.Key) })
+			wantClasses := slices.Clone(classes)
+			slices.SortFunc(wantClasses, compareClasses)
+			if got := sortPieceRows(rows); !slices.Equal(got, wantRows) {
+				t.Errorf("wide %v, %d rows: msdSort order differs from the comparison sort", wide, n)
+			}
+			if got := sortClasses(classes); !slices.Equal(got, wantClasses) {
+				t.Errorf("wide %v, %d class records: msdSort order differs from the comparison sort", wide, n)
+			}
+		}
+	}
+}

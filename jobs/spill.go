@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/census-cgt/census/store"
 )
@@ -25,6 +26,9 @@ type spiller[T any] struct {
 	// fragment.
 	write func(w io.Writer, recs []T) (Blob, error)
 	blobs []Blob
+	// pool, when set, gives the buckets their first buffer and takes
+	// them back on release.
+	pool *bufPool[T]
 }
 
 func newSpiller[T any](ctx context.Context, st store.Store, buckets, limit int, name func(part int) string, write func(io.Writer, []T) (Blob, error)) *spiller[T] {
@@ -32,7 +36,11 @@ func newSpiller[T any](ctx context.Context, st store.Store, buckets, limit int, 
 }
 
 func (s *spiller[T]) add(bucket int, v T) error {
-	s.bufs[bucket] = append(s.bufs[bucket], v)
+	b := s.bufs[bucket]
+	if cap(b) == 0 && s.pool != nil {
+		b = s.pool.get()
+	}
+	s.bufs[bucket] = append(b, v)
 	s.items++
 	if s.items >= s.limit {
 		return s.spill()
@@ -81,4 +89,111 @@ func (s *spiller[T]) close() ([]Blob, error) {
 		return nil, err
 	}
 	return s.blobs, nil
+}
+
+// release hands the buffers of the buckets back to the pool, if any; the
+// spiller must not be used after it.
+func (s *spiller[T]) release() {
+	if s.pool == nil {
+		return
+	}
+	for i, b := range s.bufs {
+		s.pool.put(b)
+		s.bufs[i] = nil
+	}
+}
+
+// bufPool keeps the record buffers of finished jobs for the next jobs of
+// the process. The jobs of one tier fill their buffers to about the same
+// sizes, and growing a buffer from nothing in every job (copying it at
+// each doubling, and faulting in fresh pages) costs more than filling it.
+// It holds at most max buffers; drain empties it, for when jobs of
+// another kind take over the memory. Each kind of buffer of a job has a
+// pool of its own, so that a buffer goes back to the role whose size it
+// grew to.
+type bufPool[T any] struct {
+	mu   sync.Mutex
+	free [][]T
+	max  int
+}
+
+// get is an empty buffer, the largest the pool holds, or nil.
+func (p *bufPool[T]) get() []T {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	best := -1
+	for i, b := range p.free {
+		if best < 0 || cap(b) > cap(p.free[best]) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	b := p.free[best]
+	last := len(p.free) - 1
+	p.free[best] = p.free[last]
+	p.free[last] = nil
+	p.free = p.free[:last]
+	return b[:0]
+}
+
+// put keeps b for a later get, in place of the smallest buffer held when
+// the pool is full and b is larger.
+func (p *bufPool[T]) put(b []T) {
+	if cap(b) == 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.free) < p.max {
+		p.free = append(p.free, b[:0])
+		return
+	}
+	small := 0
+	for i, f := range p.free {
+		if cap(f) < cap(p.free[small]) {
+			small = i
+		}
+	}
+	if cap(p.free[small]) < cap(b) {
+		p.free[small] = b[:0]
+	}
+}
+
+// drain drops every buffer held.
+func (p *bufPool[T]) drain() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	clear(p.free)
+	p.free = p.free[:0]
+}
+
+// The pools of the buffers of tier jobs and piece jobs. A job of either
+// kind drains the pools of the other: a process runs the jobs of a tier
+// before the piece jobs, and the piece jobs of a run before the tier jobs
+// of the next.
+var (
+	successorBufs = &bufPool[uint64]{max: 1024}
+	deadFreeBufs  = &bufPool[uint64]{max: 1024}
+	inPlaceBufs   = &bufPool[uint64]{max: 1024}
+	keyScratch    = &bufPool[uint64]{max: 4}
+	pieceRecBufs  = &bufPool[PieceRecord]{max: 1024}
+	imageBufs     = &bufPool[pieceRow]{max: 4}
+	classBufs     = &bufPool[ClassRecord]{max: 1024}
+)
+
+// drainTierBufs and drainPieceBufs drop the buffers kept from tier jobs and
+// from piece jobs.
+func drainTierBufs() {
+	successorBufs.drain()
+	deadFreeBufs.drain()
+	inPlaceBufs.drain()
+	keyScratch.drain()
+	pieceRecBufs.drain()
+}
+
+func drainPieceBufs() {
+	imageBufs.drain()
+	classBufs.drain()
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/store"
@@ -37,6 +38,7 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 	if err != nil {
 		return nil, err
 	}
+	drainPieceBufs()
 	k := newTierKernel(ctx, st, j, g, opts)
 	defer k.abort()
 	if err := k.merge(); err != nil {
@@ -90,14 +92,19 @@ func newTierKernel(ctx context.Context, st store.Store, j *TierJob, g games.Game
 	k.next = newSpiller(ctx, st, j.NextShards, shares.Successors.records(budget, keyBytes), func(part int) string {
 		return successorBlob(j.Run, j.Tier+1, j.Shard, part)
 	}, k.keyWriter(KindPositions, j.Tier+1))
-	keys := func(kind Kind, sh share) *spiller[uint64] {
-		return newSpiller(ctx, st, j.ReduceShards, sh.records(budget, keyBytes), k.pieceName(kind), k.keyWriter(kind, j.Tier))
+	k.next.pool = successorBufs
+	keys := func(kind Kind, sh share, pool *bufPool[uint64]) *spiller[uint64] {
+		s := newSpiller(ctx, st, j.ReduceShards, sh.records(budget, keyBytes), k.pieceName(kind), k.keyWriter(kind, j.Tier))
+		s.pool = pool
+		return s
 	}
-	k.deadFree, k.inPlace = keys(KindDeadFree, shares.DeadFree), keys(KindInPlace, shares.InPlace)
+	k.deadFree, k.inPlace = keys(KindDeadFree, shares.DeadFree, deadFreeBufs), keys(KindInPlace, shares.InPlace, inPlaceBufs)
+	k.scratch = keyScratch.get()
 	k.pieceRecs = newSpiller(ctx, st, j.ReduceShards, shares.Pieces.records(budget, pieceRecordBytes), k.pieceName(KindPieces),
 		func(w io.Writer, recs []PieceRecord) (Blob, error) {
 			return writePieces(w, j.header(g, KindPieces, j.Tier), sortPieces(recs))
 		})
+	k.pieceRecs.pool = pieceRecBufs
 	if j.Positions {
 		k.table = newPositionTable(ctx, st, j, g, k.group)
 	}
@@ -284,11 +291,18 @@ func (k *tierKernel) report() (*TierResult, error) {
 	return res, nil
 }
 
-// abort discards a positions table part not committed.
+// abort discards a positions table part not committed, and hands the
+// buffers back to their pools.
 func (k *tierKernel) abort() {
 	if k.table != nil {
 		k.table.abort()
 	}
+	for _, s := range []*spiller[uint64]{k.next, k.deadFree, k.inPlace} {
+		s.release()
+	}
+	k.pieceRecs.release()
+	keyScratch.put(k.scratch)
+	k.scratch = nil
 }
 
 func containsKey(keys []games.PieceKey, k games.PieceKey) bool {
@@ -334,29 +348,66 @@ func WriteStart(ctx context.Context, st store.Store, s Spec, shards int) (Blob, 
 	return blob, err
 }
 
-// pieceCache remembers the representatives of the orbits of pieces; when
-// full it starts afresh.
+// pieceCache remembers the representatives of the orbits of pieces in a
+// direct-mapped table: a piece has one slot, chosen by a hash of its key,
+// and a piece that lands on a taken slot evicts its holder. The table
+// starts small and doubles (keeping what it holds), up to limit slots,
+// whenever the misses since it last grew outnumber its slots.
 type pieceCache struct {
-	group games.Group
-	m     map[games.PieceKey]games.PieceKey
-	limit int
+	group  games.Group
+	slots  []pieceSlot
+	shift  uint // 64 - log2(len(slots))
+	misses int
+	limit  int
 }
 
+// pieceSlot is a piece and the representative of its orbit; a slot whose
+// piece is the zero key is empty (no piece has the zero key, and get
+// never caches it).
+type pieceSlot struct{ key, rep games.PieceKey }
+
+// pieceCacheMin is the first size of a pieceCache, in slots.
+const pieceCacheMin = 1 << 12
+
 func newPieceCache(group games.Group, limit int) *pieceCache {
-	return &pieceCache{group: group, m: make(map[games.PieceKey]games.PieceKey), limit: max(limit, 1024)}
+	c := &pieceCache{group: group, limit: max(limit, pieceCacheMin)}
+	c.resize(pieceCacheMin)
+	return c
+}
+
+// resize makes the table n slots and moves the pieces it held into it.
+func (c *pieceCache) resize(n int) {
+	old := c.slots
+	c.slots = make([]pieceSlot, n)
+	c.shift = uint(64 - bits.TrailingZeros(uint(n)))
+	c.misses = 0
+	for _, s := range old {
+		if s.key != (games.PieceKey{}) {
+			*c.slot(s.key) = s
+		}
+	}
+}
+
+// slot is the slot of piece k.
+func (c *pieceCache) slot(k games.PieceKey) *pieceSlot {
+	return &c.slots[((k.Hi*0x9e3779b97f4a7c15)^k.Lo)*0xbf58476d1ce4e5b9>>c.shift]
 }
 
 func (c *pieceCache) get(k games.PieceKey) games.PieceKey {
 	if c.group.Size() == 1 {
 		return k
 	}
-	if r, ok := c.m[k]; ok {
-		return r
+	if k == (games.PieceKey{}) {
+		return c.group.CanonPiece(k)
 	}
-	if len(c.m) >= c.limit {
-		clear(c.m)
+	s := c.slot(k)
+	if s.key == k {
+		return s.rep
 	}
 	r := c.group.CanonPiece(k)
-	c.m[k] = r
+	*s = pieceSlot{key: k, rep: r}
+	if c.misses++; c.misses > len(c.slots) && 2*len(c.slots) <= c.limit {
+		c.resize(2 * len(c.slots))
+	}
 	return r
 }
