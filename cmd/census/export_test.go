@@ -58,6 +58,20 @@ func exportCensus(t *testing.T) string {
 	return exportOut
 }
 
+// summaryJSON reads the summary.json of the run whose outputs are in dir.
+func summaryJSON(t *testing.T, dir string) schema.Summary {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, schema.SummaryJSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s schema.Summary
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // parseGrid reads a CGSuite grid string as CGSuite's Grid.parse does (rows
 // split at '|', all as long as the first, each character's index in the
 // CharMap its value) and packs it into a piece key as COLUMNS.md lays it
@@ -151,14 +165,7 @@ func TestExport(t *testing.T) {
 	for _, r := range exportRuns {
 		t.Run(r.game, func(t *testing.T) {
 			dir := schema.RunDir(out, r.game, r.board)
-			data, err := os.ReadFile(filepath.Join(dir, schema.SummaryJSONFile))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var s schema.Summary
-			if err := json.Unmarshal(data, &s); err != nil {
-				t.Fatal(err)
-			}
+			s := summaryJSON(t, dir)
 			counts := map[string]uint64{"translated": s.PiecesTranslated, "symmetric": s.PiecesSymmetric, "negation": s.PiecesNegation}
 			table := tableKeys(t, dir, r.game, r.charMap)
 			for _, level := range []string{"translated", "symmetric", "negation"} {
@@ -309,14 +316,7 @@ func TestExportValues(t *testing.T) {
 		t.Fatalf("census run --values: exit %d: %s", code, stderr)
 	}
 	dir := schema.RunDir(out, "clobber", "3x5")
-	data, err := os.ReadFile(filepath.Join(dir, schema.SummaryJSONFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s schema.Summary
-	if err := json.Unmarshal(data, &s); err != nil {
-		t.Fatal(err)
-	}
+	s := summaryJSON(t, dir)
 	outcomes := map[string]map[string]uint64{"translated": s.OutcomesTranslated, "symmetric": s.OutcomesSymmetric}
 	byLevel := map[string]map[string][2]string{} // level -> grid -> outcome, value
 	for _, level := range []string{"translated", "symmetric", "negation"} {
