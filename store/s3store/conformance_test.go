@@ -181,18 +181,8 @@ func TestConformance(t *testing.T) {
 	for _, prefix := range []string{"", "runs/r1"} {
 		t.Run(fmt.Sprintf("prefix=%q", prefix), func(t *testing.T) {
 			s, tmp := f.newStore(t, prefix)
-			got := transcript(t, s)
-			for i := range max(len(got), len(want)) {
-				var g, w string
-				if i < len(got) {
-					g = got[i]
-				}
-				if i < len(want) {
-					w = want[i]
-				}
-				if g != w {
-					t.Errorf("step %d: S3 store: %s\n\t  store.Dir: %s", i, g, w)
-				}
+			if d := diffLines(transcript(t, s), want); d != "" {
+				t.Errorf("transcript differs from store.Dir's:\n%s", d)
 			}
 			assertEmptyDir(t, tmp)
 		})

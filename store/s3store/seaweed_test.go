@@ -167,6 +167,7 @@ func TestLeastPrivilege(t *testing.T) {
 	}
 }
 
+// diffLines lists the steps at which two store transcripts differ.
 func diffLines(got, want []string) string {
 	var b strings.Builder
 	for i := range max(len(got), len(want)) {
