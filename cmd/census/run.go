@@ -28,6 +28,7 @@ type runFlags struct {
 	store     string
 	metrics   string
 	profile   string
+	heapProf  string
 	plain     bool
 	positions bool
 	jobs      int
@@ -79,6 +80,7 @@ writes every position, one directory per tier: positions/tier=NN/part-*.parquet.
 	fl.BoolVar(&f.plain, "no-symmetry", false, "store every position rather than one per orbit of the start's symmetries (same counts, slower; for comparison)")
 	fl.BoolVar(&f.positions, "positions", false, "also write every position to OUT/GAME-BOARD/positions/tier=NN/part-*.parquet (key, pieces, picture)")
 	fl.StringVar(&f.profile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	fl.StringVar(&f.heapProf, "memprofile", "", "write a heap profile of the run, taken when its heap is largest, to this file")
 	fl.StringVar(&f.store, "store", "", "where fragments live: s3://bucket/prefix or a directory (default DATA/blobs)")
 	fl.StringVar(&f.run, "run", "", "run ID (default derived from game, board, start and shards, so the same command resumes)")
 	registerJobs(fl, &f.jobs, runtime.NumCPU(), "jobs to run at once", "workers")
@@ -148,6 +150,13 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 			return usagef("--cpuprofile %s: %v", f.profile, err)
 		}
 		defer stopProfile()
+	}
+	if f.heapProf != "" {
+		stopHeap, err := startHeapProfile(f.heapProf)
+		if err != nil {
+			return usagef("--memprofile %s: %v", f.heapProf, err)
+		}
+		defer stopHeap()
 	}
 	ms, err := startMetrics(f.metrics)
 	if err != nil {
