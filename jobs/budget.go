@@ -19,8 +19,11 @@ const (
 	// pieceCacheBytes is a slot of the cache from a piece to the
 	// representative of its orbit.
 	pieceCacheBytes = 32
-	// pieceImageBytes is a pieceRow; it is sorted in place.
-	pieceImageBytes = 72
+	// imageBytes is a piece of an orbit gathered by a piece job (an
+	// image); it is sorted in place. orbitRowBytes is what the pieces of
+	// one orbit share.
+	imageBytes    = 24
+	orbitRowBytes = 80
 	// pieceRowBytes is a row of the pieces table held in a row group.
 	pieceRowBytes = 100
 	// positionRowBytes is a row of the positions table held in a row group.
@@ -85,8 +88,8 @@ type pieceShares struct {
 	// dead-free keys, then the in-place keys, then the piece records,
 	// then the spilled runs of images.
 	ReadBuffers share
-	// Images gathers the pieces of every orbit, sorted into key order
-	// before they become rows.
+	// Images gathers the pieces of every orbit and what each orbit's
+	// pieces share, sorted into key order before they become rows.
 	Images share
 	// Rows is the row group of the pieces table.
 	Rows share
@@ -109,6 +112,16 @@ type classShares struct {
 func classBudget() classShares { return classShares{ReadBuffers: sixtyFourths} }
 
 func (s classShares) sum() share { return s.ReadBuffers }
+
+// compactShares split a compaction's budget: it only merges, and writes
+// as it merges.
+type compactShares struct {
+	ReadBuffers share
+}
+
+func compactBudget() compactShares { return compactShares{ReadBuffers: sixtyFourths} }
+
+func (s compactShares) sum() share { return s.ReadBuffers }
 
 // ShardPositions is how many positions a tier shard should hold for a job
 // of budget bytes: as many keys as the whole budget holds. The coordinator

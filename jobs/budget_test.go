@@ -14,6 +14,7 @@ func TestBudgetShares(t *testing.T) {
 		{"tier with positions", tierBudget(true).sum()},
 		{"piece", pieceBudget().sum()},
 		{"class", classBudget().sum()},
+		{"compact", compactBudget().sum()},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

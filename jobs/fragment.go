@@ -351,8 +351,16 @@ func (fr *fragReader) pieceKey() games.PieceKey {
 // writeFragment writes one fragment of h.Count records to w and returns
 // the blob section it makes (without a name or offset).
 func writeFragment(w io.Writer, h Header, encode func(*fragWriter)) (Blob, error) {
+	return writeFragmentErr(w, h, func(fw *fragWriter) error { encode(fw); return nil })
+}
+
+// writeFragmentErr is writeFragment for an encoder that can fail, as one
+// that merges other fragments into this one does.
+func writeFragmentErr(w io.Writer, h Header, encode func(*fragWriter) error) (Blob, error) {
 	fw := newFragWriter(w, h)
-	encode(fw)
+	if err := encode(fw); err != nil {
+		return Blob{}, err
+	}
 	size, sum, err := fw.close()
 	if err != nil {
 		return Blob{}, fmt.Errorf("write %s fragment: %w", h.Kind, err)
@@ -375,11 +383,15 @@ func writePieces(w io.Writer, h Header, recs []PieceRecord) (Blob, error) {
 	h.Count = uint64(len(recs))
 	return writeFragment(w, h, func(fw *fragWriter) {
 		for _, r := range recs {
-			fw.pieceKey(r.Key)
-			fw.uvarint(r.Positions)
-			fw.uvarint(uint64(r.FirstTier))
+			fw.pieceRecord(r)
 		}
 	})
+}
+
+func (fw *fragWriter) pieceRecord(r PieceRecord) {
+	fw.pieceKey(r.Key)
+	fw.uvarint(r.Positions)
+	fw.uvarint(uint64(r.FirstTier))
 }
 
 // writeClasses writes sorted unique class records as one fragment.
@@ -401,16 +413,20 @@ func writePieceRows(w io.Writer, h Header, rows []pieceRow) (Blob, error) {
 	h.Count = uint64(len(rows))
 	return writeFragment(w, h, func(fw *fragWriter) {
 		for _, r := range rows {
-			fw.pieceKey(r.Key)
-			fw.uvarint(r.Positions)
-			fw.uvarint(uint64(r.FirstTier))
-			fw.uvarint(r.Sym.Hi)
-			fw.uvarint(r.Sym.Lo)
-			fw.uvarint(r.Neg.Hi)
-			fw.uvarint(r.Neg.Lo)
-			fw.uvarint(boolVarint(r.SelfNegative))
+			fw.pieceRow(r)
 		}
 	})
+}
+
+func (fw *fragWriter) pieceRow(r pieceRow) {
+	fw.pieceKey(r.Key)
+	fw.uvarint(r.Positions)
+	fw.uvarint(uint64(r.FirstTier))
+	fw.uvarint(r.Sym.Hi)
+	fw.uvarint(r.Sym.Lo)
+	fw.uvarint(r.Neg.Hi)
+	fw.uvarint(r.Neg.Lo)
+	fw.uvarint(boolVarint(r.SelfNegative))
 }
 
 func boolVarint(b bool) uint64 {

@@ -54,20 +54,17 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	// The pieces of the orbits of sorted representatives are not sorted:
 	// they are gathered, spilled as sorted runs when they outgrow their
 	// share, and written in key order once every orbit is in.
-	images := newSpiller(ctx, st, 1, shares.Images.records(budget, pieceImageBytes), func(part int) string {
+	images := newImageSet(ctx, st, shares.Images.of(budget), j.header(g, KindPieceRows, 0), func(part int) string {
 		return pieceImagesBlob(j.Run, j.Bucket, part)
-	}, func(w io.Writer, rows []pieceRow) (Blob, error) {
-		return writePieceRows(w, j.header(g, KindPieceRows, 0), sortPieceRows(rows))
 	})
-	images.pool = imageBufs
 	defer images.release()
-	if err := gatherOrbits(ctx, st, j, g, group, reads, images); err != nil {
+	if err := gatherOrbits(ctx, st, j, g, group, reads, images, classes); err != nil {
 		return nil, err
 	}
 	// Every row names the game and board: the strings are made once.
 	name, board := g.Name(), g.Board().String()
 	write := func(r pieceRow) error {
-		if err := writePiece(g, name, board, table.pw, classes, j.ClassShards, res, r); err != nil {
+		if err := writePiece(g, name, board, table.pw, res, r); err != nil {
 			return err
 		}
 		if res.Translated%progressEvery == 0 && opts.Progress != nil {
@@ -75,7 +72,7 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 		}
 		return nil
 	}
-	if err := sortedImages(ctx, st, g, images, reads, write); err != nil {
+	if err := images.each(g, reads, write); err != nil {
 		return nil, err
 	}
 	if res.Translated > 0 {
@@ -96,8 +93,9 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 // of an orbit of translated pieces, and adds every piece of each orbit,
 // with its classes, to images: the positions the representative stands for
 // are spread evenly over them, as the symmetries map the positions holding
-// one onto those holding another.
-func gatherOrbits(ctx context.Context, st store.Store, j *PieceJob, g games.Game, group games.Group, reads int64, images *spiller[pieceRow]) error {
+// one onto those holding another. The classes of the orbit's pieces go to
+// classes, once each.
+func gatherOrbits(ctx context.Context, st store.Store, j *PieceJob, g games.Game, group games.Group, reads int64, images *imageSet, classes *spiller[ClassRecord]) error {
 	var orbit []games.Image
 	spread := func(rep PieceRecord) error {
 		orbit = group.PieceOrbit(rep.Key, orbit[:0])
@@ -107,39 +105,43 @@ func gatherOrbits(ctx context.Context, st store.Store, j *PieceJob, g games.Game
 		}
 		// The symmetries of the start keep a piece's classes, or take it
 		// to its negative's: two class computations serve the orbit.
-		plain := classesOf(g, rep.Key)
-		var negated *pieceRow
+		o := orbitRow{Positions: rep.Positions / n, FirstTier: rep.FirstTier, Plain: classesOf(g, rep.Key)}
+		if err := classes.add(pieceBucket(o.Plain.Neg, j.ClassShards), o.Plain); err != nil {
+			return err
+		}
 		for _, im := range orbit {
-			row := plain
 			if im.Negates {
-				if negated == nil {
-					c := classesOf(g, im.Key)
-					negated = &c
+				o.Negated = classesOf(g, im.Key)
+				if err := classes.add(pieceBucket(o.Negated.Neg, j.ClassShards), o.Negated); err != nil {
+					return err
 				}
-				row = *negated
-			}
-			row.PieceRecord = PieceRecord{Key: im.Key, Positions: rep.Positions / n, FirstTier: rep.FirstTier}
-			if err := images.add(0, row); err != nil {
-				return err
+				break
 			}
 		}
-		return nil
+		return images.add(o, orbit)
 	}
-	srcs, closeAll, err := sources(ctx, st, j.Inputs, KindPieces, g, reads, (*fragReader).nextPiece)
+	return mergePieces(ctx, st, j.Inputs, g, reads, spread)
+}
+
+// mergePieces merges the piece records of blobs and calls emit once per
+// piece, in key order, with the positions of its records added up and the
+// least of their first tiers.
+func mergePieces(ctx context.Context, st store.Store, blobs []Blob, g games.Game, reads int64, emit func(PieceRecord) error) error {
+	srcs, closeAll, err := sources(ctx, st, blobs, KindPieces, g, reads, (*fragReader).nextPiece)
 	if err != nil {
 		return err
 	}
 	defer closeAll()
 	var cur PieceRecord
 	have := false
-	err = mergeSorted(srcs, func(a, b PieceRecord) int { return comparePieceKeys(a.Key, b.Key) }, func(r PieceRecord) error {
+	err = mergeSorted(srcs, comparePieceRecords, func(r PieceRecord) error {
 		if have && r.Key == cur.Key {
 			cur.Positions += r.Positions
 			cur.FirstTier = min(cur.FirstTier, r.FirstTier)
 			return nil
 		}
 		if have {
-			if err := spread(cur); err != nil {
+			if err := emit(cur); err != nil {
 				return err
 			}
 		}
@@ -147,44 +149,20 @@ func gatherOrbits(ctx context.Context, st store.Store, j *PieceJob, g games.Game
 		return nil
 	})
 	if err == nil && have {
-		err = spread(cur)
+		err = emit(cur)
 	}
 	return err
 }
 
-// classesOf is a row holding the classes of the translated piece k.
-func classesOf(g games.Game, k games.PieceKey) pieceRow {
+// classesOf is the classes of the translated piece k.
+func classesOf(g games.Game, k games.PieceKey) ClassRecord {
 	sym, neg, self := g.Classes(k)
-	return pieceRow{Sym: sym, Neg: neg, SelfNegative: self}
-}
-
-// sortedImages calls write with every piece gathered in images, in key
-// order: straight from memory when they never outgrew it, else merged
-// from the sorted runs in the store.
-func sortedImages(ctx context.Context, st store.Store, g games.Game, images *spiller[pieceRow], reads int64, write func(pieceRow) error) error {
-	if images.parts == 0 {
-		for _, r := range sortPieceRows(images.bufs[0]) {
-			if err := write(r); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	runs, err := images.close()
-	if err != nil {
-		return err
-	}
-	srcs, closeAll, err := sources(ctx, st, runs, KindPieceRows, g, reads, (*fragReader).nextPieceRow)
-	if err != nil {
-		return err
-	}
-	defer closeAll()
-	return mergeSorted(srcs, func(a, b pieceRow) int { return comparePieceKeys(a.Key, b.Key) }, write)
+	return ClassRecord{Sym: sym, Neg: neg, SelfNegative: self}
 }
 
 // writePiece writes the row of one translated piece of g, named name and
-// board, and sends its classes on.
-func writePiece(g games.Game, name, board string, pw *schema.PieceWriter, classes *spiller[ClassRecord], shards int, res *PieceResult, r pieceRow) error {
+// board.
+func writePiece(g games.Game, name, board string, pw *schema.PieceWriter, res *PieceResult, r pieceRow) error {
 	k := r.Key
 	res.Translated++
 	size := g.Size(k)
@@ -205,7 +183,7 @@ func writePiece(g games.Game, name, board string, pw *schema.PieceWriter, classe
 	if err := pw.Write(row); err != nil {
 		return fmt.Errorf("write pieces table: %w", err)
 	}
-	return classes.add(pieceBucket(neg, shards), ClassRecord{Neg: neg, Sym: sym, SelfNegative: self})
+	return nil
 }
 
 // runClasses counts the distinct classes of one class shard. Every

@@ -222,11 +222,11 @@ func sortPieces(recs []PieceRecord) []PieceRecord {
 	return out
 }
 
-// sortPieceRows sorts piece rows, whose keys are unique, by key.
-func sortPieceRows(rows []pieceRow) []pieceRow {
-	sortBy(rows, func(a, b pieceRow) int { return comparePieceKeys(a.Key, b.Key) }, 2,
-		func(r *pieceRow, i int) uint64 { return pieceKeyWord(&r.Key, i) })
-	return rows
+// sortImages sorts the pieces of orbits, whose keys are unique, by key.
+func sortImages(imgs []image) []image {
+	sortBy(imgs, func(a, b image) int { return comparePieceKeys(a.Key, b.Key) }, 2,
+		func(r *image, i int) uint64 { return pieceKeyWord(&r.Key, i) })
+	return imgs
 }
 
 func compareClasses(a, b ClassRecord) int {

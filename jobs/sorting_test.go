@@ -213,7 +213,7 @@ func TestMSDSortMatchesSortFunc(t *testing.T) {
 	for _, wide := range []bool{false, true} {
 		for _, n := range []int{0, 1, 100, radixMin, 3 * radixMin} {
 			seen := map[games.PieceKey]bool{}
-			var rows []pieceRow
+			var rows []image
 			var classes []ClassRecord
 			for len(rows) < n {
 				k := key(wide)
@@ -221,15 +221,15 @@ func TestMSDSortMatchesSortFunc(t *testing.T) {
 					continue
 				}
 				seen[k] = true
-				rows = append(rows, pieceRow{PieceRecord: PieceRecord{Key: k, Positions: rng.Uint64()}})
+				rows = append(rows, image{Key: k, orbit: rng.Uint32(), negates: rng.IntN(2) == 0})
 				classes = append(classes, ClassRecord{Neg: key(wide), Sym: k})
 			}
 			wantRows := slices.Clone(rows)
-			slices.SortFunc(wantRows, func(a, b pieceRow) int { return comparePieceKeys(a.Key, b.Key) })
+			slices.SortFunc(wantRows, func(a, b image) int { return comparePieceKeys(a.Key, b.Key) })
 			wantClasses := slices.Clone(classes)
 			slices.SortFunc(wantClasses, compareClasses)
-			if got := sortPieceRows(rows); !slices.Equal(got, wantRows) {
-				t.Errorf("wide %v, %d rows: msdSort order differs from the comparison sort", wide, n)
+			if got := sortImages(rows); !slices.Equal(got, wantRows) {
+				t.Errorf("wide %v, %d images: msdSort order differs from the comparison sort", wide, n)
 			}
 			if got := sortClasses(classes); !slices.Equal(got, wantClasses) {
 				t.Errorf("wide %v, %d class records: msdSort order differs from the comparison sort", wide, n)

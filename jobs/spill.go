@@ -179,7 +179,8 @@ var (
 	inPlaceBufs   = &bufPool[uint64]{max: 1024}
 	keyScratch    = &bufPool[uint64]{max: 4}
 	pieceRecBufs  = &bufPool[PieceRecord]{max: 1024}
-	imageBufs     = &bufPool[pieceRow]{max: 4}
+	imageBufs     = &bufPool[image]{max: 4}
+	orbitBufs     = &bufPool[orbitRow]{max: 4}
 	classBufs     = &bufPool[ClassRecord]{max: 1024}
 )
 
@@ -195,5 +196,6 @@ func drainTierBufs() {
 
 func drainPieceBufs() {
 	imageBufs.drain()
+	orbitBufs.drain()
 	classBufs.drain()
 }

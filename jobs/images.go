@@ -1,0 +1,143 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/store"
+)
+
+// A piece job receives one representative per orbit of translated pieces,
+// in key order, and writes a row for every piece of every orbit, in key
+// order. The pieces of an orbit share their counts and, up to negation,
+// their classes, so imageSet holds what they share once per orbit and
+// each piece as its key and the index of its orbit: 24 bytes a piece and
+// 80 an orbit, against 72 a piece for whole rows.
+
+// image is a translated piece of an orbit: its key, its orbit's index in
+// the set, and whether it takes the representative to its negative.
+type image struct {
+	Key     games.PieceKey
+	orbit   uint32
+	negates bool
+}
+
+// orbitRow is what the pieces of one orbit share: the positions and first
+// tier of each, and the classes of those that keep the representative's
+// colours (Plain) and of those that negate it (Negated).
+type orbitRow struct {
+	Positions      uint64
+	Plain, Negated ClassRecord
+	FirstTier      int32
+}
+
+// row is the full row of im.
+func (s *imageSet) row(im image) pieceRow {
+	o := &s.orbits[im.orbit]
+	c := o.Plain
+	if im.negates {
+		c = o.Negated
+	}
+	return pieceRow{
+		PieceRecord: PieceRecord{Key: im.Key, Positions: o.Positions, FirstTier: o.FirstTier},
+		Sym:         c.Sym, Neg: c.Neg, SelfNegative: c.SelfNegative,
+	}
+}
+
+// imageSet gathers the pieces of orbits and hands them back in key order:
+// from memory when they fit in its share of the budget, else as sorted
+// runs spilled to the store and merged.
+type imageSet struct {
+	ctx    context.Context
+	st     store.Store
+	limit  int64 // bytes
+	name   func(part int) string
+	header Header
+	imgs   []image
+	orbits []orbitRow
+	runs   []Blob
+}
+
+func newImageSet(ctx context.Context, st store.Store, limit int64, header Header, name func(part int) string) *imageSet {
+	return &imageSet{ctx: ctx, st: st, limit: max(limit, 64<<10), name: name, header: header,
+		imgs: imageBufs.get(), orbits: orbitBufs.get()}
+}
+
+// add gathers one orbit: o, shared by the pieces in orbit. Spilling
+// happens between orbits only, so that an orbit's pieces and their
+// shared row are written together.
+func (s *imageSet) add(o orbitRow, orbit []games.Image) error {
+	if len(s.imgs) > 0 && int64(len(s.imgs)+len(orbit))*imageBytes+int64(len(s.orbits)+1)*orbitRowBytes > s.limit {
+		if err := s.spill(); err != nil {
+			return err
+		}
+	}
+	idx := uint32(len(s.orbits))
+	s.orbits = append(s.orbits, o)
+	for _, im := range orbit {
+		s.imgs = append(s.imgs, image{Key: im.Key, orbit: idx, negates: im.Negates})
+	}
+	return nil
+}
+
+// sorted sorts the pieces held in memory by key.
+func (s *imageSet) sorted() []image { return sortImages(s.imgs) }
+
+// spill writes the pieces held as one sorted run of rows.
+func (s *imageSet) spill() error {
+	name := s.name(len(s.runs))
+	w, err := s.st.Create(s.ctx, name)
+	if err != nil {
+		return err
+	}
+	imgs := s.sorted()
+	h := s.header
+	h.Count = uint64(len(imgs))
+	blob, err := writeFragment(w, h, func(fw *fragWriter) {
+		for _, im := range imgs {
+			fw.pieceRow(s.row(im))
+		}
+	})
+	if err != nil {
+		w.Abort()
+		return fmt.Errorf("blob %s: %w", name, err)
+	}
+	if err := w.Commit(); err != nil {
+		return err
+	}
+	blob.Name = name
+	s.runs = append(s.runs, blob)
+	s.imgs, s.orbits = s.imgs[:0], s.orbits[:0]
+	return nil
+}
+
+// each calls write with every piece gathered, in key order.
+func (s *imageSet) each(g games.Game, reads int64, write func(pieceRow) error) error {
+	if len(s.runs) == 0 {
+		for _, im := range s.sorted() {
+			if err := write(s.row(im)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(s.imgs) > 0 {
+		if err := s.spill(); err != nil {
+			return err
+		}
+	}
+	srcs, closeAll, err := sources(s.ctx, s.st, s.runs, KindPieceRows, g, reads, (*fragReader).nextPieceRow)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	return mergeSorted(srcs, func(a, b pieceRow) int { return comparePieceKeys(a.Key, b.Key) }, write)
+}
+
+// release hands the buffers back for the next piece job.
+func (s *imageSet) release() {
+	imageBufs.put(s.imgs)
+	orbitBufs.put(s.orbits)
+	s.imgs, s.orbits = nil, nil
+}
