@@ -20,16 +20,24 @@ import (
 // as `census run` does, and returns the summary and the output directory.
 func census(t testing.TB, game, board, start string, shards, workers int) (schema.Summary, string) {
 	t.Helper()
+	res, out := censusCompact(t, game, board, start, shards, workers, 0)
+	return res.Summary, out
+}
+
+// censusCompact is census with piece fragments compacted once compactMin
+// bytes of them are written (coordinator.Config.CompactMin).
+func censusCompact(t testing.TB, game, board, start string, shards, workers int, compactMin uint64) (*coordinator.Result, string) {
+	t.Helper()
 	tmp := t.TempDir()
 	out := coordinator.OutputDir(filepath.Join(tmp, "out"), game, board)
 	res, err := embedded.Run(context.Background(), embedded.Options{
 		Game: game, Board: board, Start: start, Out: out, Data: filepath.Join(tmp, "data"),
-		Workers: workers, Shards: shards, MemBudget: 64 << 20, Version: "test",
+		Workers: workers, Shards: shards, MemBudget: 64 << 20, Version: "test", CompactMin: compactMin,
 	})
 	if err != nil {
 		t.Fatalf("census %s %s: %v", game, board, err)
 	}
-	return res.Summary, out
+	return res, out
 }
 
 // near compares a share or mean to the 4 decimal places the spec gives.

@@ -4,6 +4,7 @@
 package coordinator
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -90,7 +91,15 @@ type Config struct {
 	// do not report it truthfully. A full disk then stops the run when a
 	// write fails, as it does when another process fills it.
 	NoSpaceCheck bool
+	// CompactMin is the bytes of piece fragments written since the last
+	// compaction below which the run does not compact them (see
+	// compactions); zero means DefaultCompactMin. A resumed run keeps the
+	// value it started with.
+	CompactMin uint64
 }
+
+// DefaultCompactMin is the default Config.CompactMin.
+const DefaultCompactMin = 4 << 20
 
 // minShardPositions is the size below which a tier is not split for
 // parallelism alone.
@@ -105,6 +114,8 @@ type Result struct {
 	// Positions are the positions table parts in the store, by tier, each
 	// by shard (the blob's Bucket); nil unless the run was asked for them.
 	Positions [][]jobs.Blob
+	// Compactions are the compactions of the piece fragments, in order.
+	Compactions []Compaction
 }
 
 // Run runs the census, writes its outputs into cfg.Out and returns its
@@ -127,7 +138,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		reduceShards = max(2*cfg.Parallelism, 1)
 	}
 	plan, resumed, err := st.plan(ctx, cfg.Run, Plan{Game: cfg.Game, Board: cfg.Board, Start: cfg.Start,
-		Shards: cfg.Shards, ReduceShards: reduceShards, MemBudget: cfg.MemBudget, Store: cfg.StoreURL, NoSymmetry: cfg.NoSymmetry, Positions: cfg.Positions})
+		Shards: cfg.Shards, ReduceShards: reduceShards, MemBudget: cfg.MemBudget, Store: cfg.StoreURL, NoSymmetry: cfg.NoSymmetry, Positions: cfg.Positions,
+		CompactMin: cmp.Or(cfg.CompactMin, DefaultCompactMin)})
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +159,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if n, ok := cfg.Exec.(*NATS); ok {
 		n.Waiting = tr.jobs
 	}
-	res, err := run(ctx, cfg, g, spec, st, reduceShards, tr)
+	res, err := run(ctx, cfg, g, spec, st, reduceShards, plan.CompactMin, tr)
 	if err == nil {
 		tr.stage(runstate.StageOutputs, res.Summary.Tiers, res.Summary.Positions)
 		err = WriteOutputs(ctx, cfg.Store, res, cfg.Run, cfg.Version, cfg.Out)
@@ -164,7 +176,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return res, err
 }
 
-func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state, reduceShards int, tr *tracker) (*Result, error) {
+func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state, reduceShards int, compactMin uint64, tr *tracker) (*Result, error) {
 	tr.stage(runstate.StageTier, 0, 0)
 	shards := cfg.shards(1)
 	if tp, found, err := st.tierPlan(ctx, 0); err != nil {
@@ -182,7 +194,7 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 
 	var total jobs.TierStats
 	var tiers []schema.Tier
-	var pieceBlobs []jobs.Blob
+	pieces := newCompactions(cfg.Run, spec, reduceShards, compactMin)
 	var positions [][]jobs.Blob
 	space := newSpaceBudget(cfg.spaceDirs())
 	for t := 0; ; t++ {
@@ -206,13 +218,18 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 			batch[s] = jobs.Job{Tier: &jobs.TierJob{Spec: spec, Tier: t, Shard: s, Shards: shards,
 				NextShards: nextShards, ReduceShards: reduceShards, Inputs: inputs[s]}}
 		}
-		if err := checkRoom(ctx, st, space, batch, func() error { return space.checkTier(t, incoming) }); err != nil {
+		// The piece fragments of the tiers before, when due, are compacted
+		// while this tier's jobs run.
+		compact := pieces.due(t)
+		batch = append(batch, compact...)
+		if err := checkRoom(ctx, st, space, batch, func() error { return space.checkTier(t, incoming, pieces.compacting(compact)) }); err != nil {
 			return nil, err
 		}
 		results, err := cfg.Exec.Execute(ctx, batch)
 		if err != nil {
 			return nil, fmt.Errorf("tier %d: %w", t, err)
 		}
+		results, compacted := results[:shards], results[shards:]
 		var stats jobs.TierStats
 		var parts []jobs.Blob
 		var written uint64
@@ -224,13 +241,15 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 				next[b.Bucket] = append(next[b.Bucket], b)
 			}
 			written += blobBytes(tr.Next) + blobBytes(tr.Pieces)
-			pieceBlobs = append(pieceBlobs, tr.Pieces...)
 			if tr.Table != nil {
 				parts = append(parts, *tr.Table)
 				written += uint64(tr.Table.Size)
 			}
 		}
 		space.learn(incoming, written)
+		if err := pieces.done(ctx, cfg, t, results, compacted); err != nil {
+			return nil, err
+		}
 		if stats.Positions == 0 {
 			break
 		}
@@ -259,7 +278,7 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 		inputs, shards = next, nextShards
 		// What the store holds now: the next tier's inputs, every piece
 		// record so far and the positions parts.
-		inUse := blobBytes(pieceBlobs)
+		inUse := blobBytes(pieces.blobs())
 		for _, in := range inputs {
 			inUse += blobBytes(in)
 		}
@@ -271,16 +290,16 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 
 	tr.stage(runstate.StagePieces, len(tiers), total.Positions)
 	room := func(batch []jobs.Job) error {
-		return checkRoom(ctx, st, space, batch, func() error { return space.check("the piece reduction", blobBytes(pieceBlobs)) })
+		return checkRoom(ctx, st, space, batch, func() error { return space.check("the piece reduction", blobBytes(pieces.blobs())) })
 	}
-	pieces, classes, tables, err := reduce(ctx, cfg, spec, reduceShards, pieceBlobs, room, func() {
+	counts, classes, tables, err := reduce(ctx, cfg, spec, reduceShards, pieces.blobs(), room, func() {
 		tr.stage(runstate.StageClasses, len(tiers), total.Positions)
 	})
 	if err != nil {
 		return nil, err
 	}
-	sum := summarize(g, tiers, total, pieces, classes)
-	return &Result{Summary: sum, Tiers: tiers, Tables: tables, Positions: positions}, nil
+	sum := summarize(g, tiers, total, counts, classes)
+	return &Result{Summary: sum, Tiers: tiers, Tables: tables, Positions: positions, Compactions: pieces.made}, nil
 }
 
 // reduce runs the piece jobs, once room accepts their batch, then, after

@@ -46,8 +46,10 @@ func cmpU(a, b uint64) int {
 }
 
 // TestShardsAndWorkersDoNotMatter runs the same censuses with one shard,
-// seven shards and automatic sharding, on one and two workers: the summaries
-// and the pieces tables must be identical.
+// seven shards and automatic sharding, on one and two workers, and with
+// the piece fragments compacted beside every tier that follows one that
+// wrote some (and never): the summaries and the pieces tables must be
+// identical.
 func TestShardsAndWorkersDoNotMatter(t *testing.T) {
 	for _, tc := range []struct{ game, board string }{
 		{"clobber", "3x4"}, {"domineering", "4x4"}, {"amazons", "2x4"},
@@ -55,13 +57,20 @@ func TestShardsAndWorkersDoNotMatter(t *testing.T) {
 		t.Run(tc.game+"-"+tc.board, func(t *testing.T) {
 			base, baseDir := census(t, tc.game, tc.board, "", 1, 1)
 			basePieces := readPieces(t, baseDir)
-			for _, v := range []struct{ shards, workers int }{{7, 1}, {7, 2}, {0, 2}, {1, 2}} {
-				s, dir := census(t, tc.game, tc.board, "", v.shards, v.workers)
+			for _, v := range []struct {
+				shards, workers int
+				compactMin      uint64
+			}{{7, 1, 0}, {7, 2, 0}, {0, 2, 0}, {1, 2, 0}, {7, 2, 1}, {1, 1, 1}, {0, 2, 1 << 62}} {
+				res, dir := censusCompact(t, tc.game, tc.board, "", v.shards, v.workers, v.compactMin)
+				s := res.Summary
+				if compacted := len(res.Compactions) > 0; compacted != (v.compactMin == 1) {
+					t.Errorf("--shards %d --workers %d, compacting from %d bytes: %d compactions", v.shards, v.workers, v.compactMin, len(res.Compactions))
+				}
 				if !reflect.DeepEqual(s, base) {
-					t.Errorf("--shards %d --workers %d: summary differs from --shards 1 --workers 1:\n%+v\n%+v", v.shards, v.workers, s, base)
+					t.Errorf("--shards %d --workers %d, compacting from %d bytes: summary differs from --shards 1 --workers 1:\n%+v\n%+v", v.shards, v.workers, v.compactMin, s, base)
 				}
 				if p := readPieces(t, dir); !reflect.DeepEqual(p, basePieces) {
-					t.Errorf("--shards %d --workers %d: pieces table differs (%d rows vs %d)", v.shards, v.workers, len(p), len(basePieces))
+					t.Errorf("--shards %d --workers %d, compacting from %d bytes: pieces table differs (%d rows vs %d)", v.shards, v.workers, v.compactMin, len(p), len(basePieces))
 				}
 			}
 		})

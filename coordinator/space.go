@@ -100,9 +100,11 @@ func (b *spaceBudget) check(stage string, need uint64) error {
 	return nil
 }
 
-// checkTier checks the room for tier t, which reads incoming records.
-func (b *spaceBudget) checkTier(t int, incoming uint64) error {
-	return b.check(fmt.Sprintf("tier %d", t), uint64(b.perRecord*float64(incoming)))
+// checkTier checks the room for tier t, which reads incoming records,
+// and for the compactions that run beside it, which write at most the
+// compacting bytes they read.
+func (b *spaceBudget) checkTier(t int, incoming, compacting uint64) error {
+	return b.check(fmt.Sprintf("tier %d", t), uint64(b.perRecord*float64(incoming))+compacting)
 }
 
 // learn records what a finished tier read and wrote.

@@ -10,6 +10,7 @@ import "fmt"
 //	RUN/tTTTT/sSSSSS-pPPP.frag                positions of tier T, part P of the successors of shard S of tier T-1
 //	RUN/tTTTT/positions/sSSSSS-pPPP.frag      images gathered for shard S's positions table part, spilled
 //	RUN/pieces/tTTTT/KIND-sSSSSS-pPPP.frag    piece keys and records of shard S of tier T, by reduce bucket
+//	RUN/pieces/compact/tTTTT/rBBBBB.frag      reduce bucket B's piece fragments of the tiers up to T, compacted
 //	RUN/pieces/images/rBBBBB-pPPP.frag        the pieces of reduce bucket B's orbits, spilled to be sorted
 //	RUN/classes/rBBBBB-pPPP.frag              class records of reduce bucket B, by class shard
 //	RUN/tables/pieces/part-BBBBB.parquet      pieces table part of reduce bucket B
@@ -48,7 +49,22 @@ func positionImagesBlob(run string, tier, shard, part int) string {
 // pieceKeysBlob names part of the piece fragments of kind k that shard of
 // tier writes.
 func pieceKeysBlob(run string, tier int, k Kind, shard, part int) string {
-	return fmt.Sprintf("%s/pieces/t%04d/%s-s%05d-p%03d.frag", run, tier, k, shard, part)
+	return fmt.Sprintf("%s%s-s%05d-p%03d.frag", PieceTierPrefix(run, tier), k, shard, part)
+}
+
+// PieceTierPrefix is the prefix of the piece fragments that the jobs of
+// tier of run write; the coordinator deletes it once they are compacted.
+func PieceTierPrefix(run string, tier int) string { return fmt.Sprintf("%s/pieces/t%04d/", run, tier) }
+
+// CompactPrefix is the prefix of the runs of the compactions after tier of
+// run.
+func CompactPrefix(run string, tier int) string {
+	return fmt.Sprintf("%s/pieces/compact/t%04d/", run, tier)
+}
+
+// compactBlob names the runs a compaction of bucket after tier writes.
+func compactBlob(run string, tier, bucket int) string {
+	return fmt.Sprintf("%sr%05d.frag", CompactPrefix(run, tier), bucket)
 }
 
 // pieceImagesBlob names part of the pieces a piece job spills to sort them.

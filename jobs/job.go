@@ -51,14 +51,17 @@ type Job struct {
 	Piece *PieceJob `json:"piece,omitempty"`
 	Class *ClassJob `json:"class,omitempty"`
 	Value *ValueJob `json:"value,omitempty"`
+	// Compact folds piece fragments; it runs beside the next tier's jobs.
+	Compact *CompactJob `json:"compact,omitempty"`
 }
 
 // Result is what a job reports: the field of the job's kind is set.
 type Result struct {
-	Tier  *TierResult  `json:"tier,omitempty"`
-	Piece *PieceResult `json:"piece,omitempty"`
-	Class *ClassResult `json:"class,omitempty"`
-	Value *ValueResult `json:"value,omitempty"`
+	Tier    *TierResult    `json:"tier,omitempty"`
+	Piece   *PieceResult   `json:"piece,omitempty"`
+	Class   *ClassResult   `json:"class,omitempty"`
+	Value   *ValueResult   `json:"value,omitempty"`
+	Compact *CompactResult `json:"compact,omitempty"`
 }
 
 // ID names a job within its run, e.g. "tier-0003-shard-00012".
@@ -72,13 +75,15 @@ func (j Job) ID() string {
 		return fmt.Sprintf("class-%05d", j.Class.Bucket)
 	case j.Value != nil:
 		return fmt.Sprintf("value-%04d-shard-%05d", j.Value.Level, j.Value.Shard)
+	case j.Compact != nil:
+		return fmt.Sprintf("compact-%04d-bucket-%05d", j.Compact.Tier, j.Compact.Bucket)
 	}
 	return "empty"
 }
 
 // Key names a job within its run in a form that NATS subjects and KV keys
 // accept, with tokens a wildcard can select: "tier.0003.00012",
-// "piece.00003", "class.00003".
+// "piece.00003", "class.00003", "compact.0003.00002".
 func (j Job) Key() string {
 	switch {
 	case j.Tier != nil:
@@ -89,6 +94,8 @@ func (j Job) Key() string {
 		return fmt.Sprintf("class.%05d", j.Class.Bucket)
 	case j.Value != nil:
 		return fmt.Sprintf("value.%04d.%05d", j.Value.Level, j.Value.Shard)
+	case j.Compact != nil:
+		return fmt.Sprintf("compact.%04d.%05d", j.Compact.Tier, j.Compact.Bucket)
 	}
 	return "empty"
 }
@@ -104,6 +111,8 @@ func (j Job) Spec() *Spec {
 		return &j.Class.Spec
 	case j.Value != nil:
 		return &j.Value.Spec
+	case j.Compact != nil:
+		return &j.Compact.Spec
 	}
 	return nil
 }

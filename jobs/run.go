@@ -29,6 +29,8 @@ func Run(ctx context.Context, st store.Store, j Job, opts Options) (Result, erro
 	case j.Class != nil:
 		drainTierBufs()
 		res.Class, err = runClasses(ctx, st, j.Class, opts)
+	case j.Compact != nil:
+		res.Compact, err = runCompact(ctx, st, j.Compact, opts)
 	case j.Value != nil:
 		drainTierBufs()
 		drainPieceBufs()

@@ -56,6 +56,10 @@ type Plan struct {
 	Store        string `json:"store"`
 	NoSymmetry   bool   `json:"no_symmetry,omitempty"`
 	Positions    bool   `json:"positions,omitempty"`
+	// CompactMin is the bytes of piece fragments written since the last
+	// compaction below which the run does not compact them; zero (a plan
+	// of a version before compactions) never compacts.
+	CompactMin uint64 `json:"compact_min,omitempty"`
 }
 
 // TierPlan is the sharding of one tier, stored before its jobs are

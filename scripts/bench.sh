@@ -19,7 +19,9 @@
 #             census built from this checkout instead: both run on every
 #             board, alternately (REV, this, REV, this, ...), N times each,
 #             and the table gives per board the median wall time, the
-#             median user+sys CPU time and the largest peak RSS of each,
+#             median user+sys CPU time, the largest peak RSS and the
+#             largest peak working data (the data directory, the NATS
+#             store and the fragments, sampled twice a second) of each,
 #             and their ratios. REV is checked out with `git worktree add`
 #             into the temporary directory and removed afterwards. The
 #             reference enumerator does not run.
@@ -32,7 +34,7 @@
 # build or a run fails, or when runs disagree on the counts.
 set -euo pipefail
 
-usage() { sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; }
 
 runs=3
 refruns=""
@@ -147,7 +149,7 @@ baseline_main() {
 	echo "- baseline: $base_short; this: $head_desc"
 	echo "- machine: $(nproc) CPUs, ${model:-unknown model}, ${mem:-unknown memory}; load average at the start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 	echo "- $(go version)"
-	echo "- runs: $runs of each, alternating; median wall and user+sys CPU time, largest peak RSS"
+	echo "- runs: $runs of each, alternating; median wall and user+sys CPU time, largest peak RSS and working data"
 	echo
 
 	local failed=0 rows=() gb game board i v counts c
@@ -160,18 +162,27 @@ baseline_main() {
 			for v in base head; do
 				echo "census ($v) $game $board, run $i of $runs ..." >&2
 				rm -rf "$tmp/out"
-				if ! $TIME -f '%e %U %S %M' -o "$tmp/time" "$tmp/census-$v" run "$game" "$board" --out "$tmp/out" --quiet --metrics-addr '' --json >"$tmp/stdout" 2>"$tmp/stderr"; then
+				$TIME -f '%e %U %S %M' -o "$tmp/time" "$tmp/census-$v" run "$game" "$board" --out "$tmp/out" --quiet --metrics-addr '' --json >"$tmp/stdout" 2>"$tmp/stderr" &
+				local pid=$! peak=0 now
+				# The working data: the data directory (the NATS store and
+				# the fragments), sampled twice a second while census runs.
+				while kill -0 "$pid" 2>/dev/null; do
+					now=$(du -sb "$tmp/out/.census-data" 2>/dev/null | cut -f1)
+					if [ -n "$now" ] && [ "$now" -gt "$peak" ]; then peak=$now; fi
+					sleep 0.5
+				done
+				if ! wait "$pid"; then
 					echo "bench.sh: census ($v) $game $board failed:" >&2
 					sed 's/^/  /' "$tmp/stderr" "$tmp/time" >&2
 					failed=1
-					rows+=("| $game | $board | census ($v) failed | | | | | | | | | |")
+					rows+=("| $game | $board | census ($v) failed | | | | | | | | | | | | |")
 					continue 3
 				fi
-				tail -n1 "$tmp/time" >>"$tmp/times-$v"
+				echo "$(tail -n1 "$tmp/time") $peak" >>"$tmp/times-$v"
 				if ! c=$(json_counts "$tmp/stdout"); then
 					echo "bench.sh: census ($v) $game $board: no positions and moves in its JSON" >&2
 					failed=1
-					rows+=("| $game | $board | no counts in the JSON | | | | | | | | | |")
+					rows+=("| $game | $board | no counts in the JSON | | | | | | | | | | | | |")
 					continue 3
 				fi
 				if [ -n "$counts" ] && [ "$c" != "$counts" ]; then
@@ -182,15 +193,15 @@ baseline_main() {
 			done
 		done
 		rm -rf "$tmp/out"
-		local positions moves bw bc br hw hc hr
+		local positions moves bw bc br bd hw hc hr hd
 		read -r positions moves <<<"$counts"
-		read -r bw bc br <<<"$(summarise_cpu "$tmp/times-base")"
-		read -r hw hc hr <<<"$(summarise_cpu "$tmp/times-head")"
-		rows+=("| $game | $board | $positions | $bw | $hw | $(ratio "$bw" "$hw") | $bc | $hc | $(ratio "$bc" "$hc") | $(ratio "$hc" "$hw") | $br | $hr | $(ratio "$hr" "$br") |")
+		read -r bw bc br bd <<<"$(summarise_cpu "$tmp/times-base")"
+		read -r hw hc hr hd <<<"$(summarise_cpu "$tmp/times-head")"
+		rows+=("| $game | $board | $positions | $bw | $hw | $(ratio "$bw" "$hw") | $bc | $hc | $(ratio "$bc" "$hc") | $(ratio "$hc" "$hw") | $br | $hr | $(ratio "$hr" "$br") | $bd | $hd | $(ratio "$hd" "$bd") |")
 	done
 
-	echo "| game | board | positions | wall s $base_short | wall s this | wall speed-up | CPU s $base_short | CPU s this | CPU ratio | this CPU/wall | RSS MiB $base_short | RSS MiB this | RSS this/$base_short |"
-	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| game | board | positions | wall s $base_short | wall s this | wall speed-up | CPU s $base_short | CPU s this | CPU ratio | this CPU/wall | RSS MiB $base_short | RSS MiB this | RSS this/$base_short | data MiB $base_short | data MiB this | data this/$base_short |"
+	echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 	local r
 	for r in ${rows[@]+"${rows[@]}"}; do
 		echo "$r"
@@ -202,18 +213,18 @@ baseline_main() {
 	fi
 }
 
-# summarise_cpu FILE: the median wall, the median user+sys CPU and the
-# largest peak RSS of the "WALL USER SYS RSS_KB" lines of FILE, as
-# "WALL CPU RSS_MIB".
+# summarise_cpu FILE: the median wall, the median user+sys CPU, the
+# largest peak RSS and the largest peak working data of the "WALL USER SYS
+# RSS_KB DATA_BYTES" lines of FILE, as "WALL CPU RSS_MIB DATA_MIB".
 summarise_cpu() {
-	awk '{ print $1, $2 + $3, $4 }' "$1" | awk '
-		{ w[NR] = $1; c[NR] = $2; if ($3 > rss) rss = $3 }
+	awk '{ print $1, $2 + $3, $4, $5 }' "$1" | awk '
+		{ w[NR] = $1; c[NR] = $2; if ($3 > rss) rss = $3; if ($4 > data) data = $4 }
 		function median(a, n,    i, j, t) {
 			for (i = 2; i <= n; i++)
 				for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
 			return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 		}
-		END { printf "%.2f %.2f %.0f\n", median(w, NR), median(c, NR), rss / 1024 }'
+		END { printf "%.2f %.2f %.0f %.1f\n", median(w, NR), median(c, NR), rss / 1024, data / 1048576 }'
 }
 
 # ratio A B: A/B to two decimals, or "-" when B is 0.

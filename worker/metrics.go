@@ -35,7 +35,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"game", "board"}),
 		JobsFinished: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "census_worker_jobs_finished_total",
-			Help: "Jobs that left the worker, by kind (tier, piece, class) and result (done, retry, failed, handed_back, already_done).",
+			Help: "Jobs that left the worker, by kind (tier, compact, piece, class, value) and result (done, retry, failed, handed_back, already_done).",
 		}, []string{"kind", "result"}),
 		JobDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "census_worker_job_duration_seconds",
@@ -57,7 +57,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	}
 	reg.MustRegister(m.Positions, m.Moves, m.JobsFinished, m.JobDuration, m.StoreRead, m.StoreWritten, m.InFlight)
 	// Make the job series exist from the start, so dashboards show zeros.
-	for _, kind := range []string{"tier", "piece", "class"} {
+	for _, kind := range []string{"tier", "compact", "piece", "class"} {
 		m.JobDuration.WithLabelValues(kind)
 		for _, r := range []string{OutcomeDone, OutcomeRetry, OutcomeFailed, OutcomeHandBack, OutcomeSkipped} {
 			m.JobsFinished.WithLabelValues(kind, r)
@@ -77,6 +77,8 @@ func JobKind(j jobs.Job) string {
 		return "class"
 	case j.Value != nil:
 		return "value"
+	case j.Compact != nil:
+		return "compact"
 	}
 	return "unknown"
 }

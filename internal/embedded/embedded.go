@@ -57,7 +57,9 @@ type Options struct {
 	// (coordinator.Config.NoSpaceCheck); otherwise Data and a directory
 	// store are checked.
 	NoSpaceCheck bool
-	Log          *slog.Logger
+	// CompactMin is coordinator.Config.CompactMin: zero takes the default.
+	CompactMin uint64
+	Log        *slog.Logger
 	Progress     func(coordinator.Progress)
 	// Registry, when set, gets the metrics of the worker and the
 	// coordinator.
@@ -135,7 +137,7 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget, AckWait: o.AckWait,
 		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry, Positions: o.Positions,
 		Log: o.Log, Progress: o.Progress, Metrics: coordinatorMetrics(o.Registry),
-		SpaceDirs: []string{o.Data}, NoSpaceCheck: o.NoSpaceCheck,
+		SpaceDirs: []string{o.Data}, NoSpaceCheck: o.NoSpaceCheck, CompactMin: o.CompactMin,
 	}, cconn)
 }
 
