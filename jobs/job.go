@@ -6,9 +6,11 @@
 // shard s) merges its incoming sorted fragments into the unique positions
 // of (t, s), measures each position, and writes its successors as sorted
 // fragments bucketed by the shard of tier t+1 that owns them, and its piece
-// keys bucketed by reduce shard. After the last tier, piece jobs deduplicate
-// the piece keys of each reduce shard and write the pieces table, and class
-// jobs count the symmetric and negation classes. Every job is a pure
+// keys bucketed by reduce shard. Compactions, run beside a later tier, fold
+// the piece fragments of each reduce shard into one run of distinct records.
+// After the last tier, piece jobs deduplicate the piece keys of each reduce
+// shard and write the pieces table, and class jobs count the symmetric and
+// negation classes. Every job is a pure
 // function of its inputs and writes its outputs atomically, so running a job
 // twice gives the same outputs.
 package jobs

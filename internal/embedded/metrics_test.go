@@ -61,7 +61,8 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("%s = %v, want > 0", name, got)
 		}
 	}
-	if n := testutil.CollectAndCount(reg, "census_worker_job_duration_seconds"); n != 3 {
+	// One series per kind of job of a census: tier, compact, piece, class.
+	if n := testutil.CollectAndCount(reg, "census_worker_job_duration_seconds"); n != 4 {
 		t.Errorf("census_worker_job_duration_seconds has %d series, want one per job kind", n)
 	}
 }
