@@ -168,6 +168,8 @@ handed back unfinished, for another worker to take.`,
 			if jobs < 1 {
 				return usagef("--jobs %d: want at least 1", jobs)
 			}
+			// A worker's jobs carry their budget; it sets no limit of its own.
+			tuneCollector(0)
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			conn, err := nf.connect(ctx, "census-worker")

@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -114,9 +113,7 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 	if err != nil {
 		return usageError{err}
 	}
-	// Keep the heap near the budget: the collector works harder as it
-	// nears the limit instead of letting the heap double.
-	debug.SetMemoryLimit(total)
+	tuneCollector(total)
 	outDir := coordinator.OutputDir(f.out, g.Name(), g.Board().String())
 	if err := checkWritable(f.out); err != nil {
 		return usagef("--out %s: %v", f.out, err)
