@@ -513,3 +513,42 @@ func BenchmarkRunPieces(b *testing.B) {
 	}
 	reportKeyRate(b, n, "pieces/s")
 }
+
+// BenchmarkCompact measures a compaction of one reduce shard of four over
+// what the tier job of BenchmarkRunTier sends it: two merges of each kind
+// (to count, then to write). One op is the whole job; records/s counts the
+// records read.
+func BenchmarkCompact(b *testing.B) {
+	d := benchTier(b)
+	ctx := context.Background()
+	st := newMemStore()
+	spec := Spec{Run: "bench", Game: "clobber", Board: "4x4", MemBudget: 256 << 20}
+	blob, err := putKeys(ctx, st, "bench/input.frag", spec.header(d.g, KindPositions, d.tier), d.positions)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tier := TierJob{Spec: spec, Tier: d.tier, Shard: 0, Shards: 1, NextShards: 4, ReduceShards: 4, Inputs: []Blob{blob}}
+	tres, err := runTier(ctx, st, &tier, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var inputs []Blob
+	var records uint64
+	for _, p := range tres.Pieces {
+		if p.Bucket == 0 {
+			inputs = append(inputs, p)
+			records += p.Count
+		}
+	}
+	job := CompactJob{Spec: spec, Tier: d.tier, Bucket: 0, Inputs: inputs}
+	b.ReportAllocs()
+	n := 0
+	for b.Loop() {
+		j := job
+		if _, err := runCompact(ctx, st, &j, Options{}); err != nil {
+			b.Fatal(err)
+		}
+		n += int(records)
+	}
+	reportKeyRate(b, n, "records/s")
+}

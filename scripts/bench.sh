@@ -167,7 +167,7 @@ baseline_main() {
 				# The working data: the data directory (the NATS store and
 				# the fragments), sampled twice a second while census runs.
 				while kill -0 "$pid" 2>/dev/null; do
-					now=$(du -sb "$tmp/out/.census-data" 2>/dev/null | cut -f1)
+					now=$(du -sb "$tmp/out/.census-data" 2>/dev/null | cut -f1) || true
 					if [ -n "$now" ] && [ "$now" -gt "$peak" ]; then peak=$now; fi
 					sleep 0.5
 				done
