@@ -60,7 +60,7 @@ type Options struct {
 	// CompactMin is coordinator.Config.CompactMin: zero takes the default.
 	CompactMin uint64
 	Log        *slog.Logger
-	Progress     func(coordinator.Progress)
+	Progress   func(coordinator.Progress)
 	// Registry, when set, gets the metrics of the worker and the
 	// coordinator.
 	Registry prometheus.Registerer
