@@ -219,9 +219,11 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 				NextShards: nextShards, ReduceShards: reduceShards, Inputs: inputs[s]}}
 		}
 		// The piece fragments of the tiers before, when due, are compacted
-		// while this tier's jobs run.
+		// while this tier's jobs run. They go first: a compaction is one
+		// long job per reduce bucket, which at the end of the batch would
+		// keep it waiting.
 		compact := pieces.due(t)
-		batch = append(batch, compact...)
+		batch = append(compact, batch...)
 		if err := checkRoom(ctx, st, space, batch, func() error { return space.checkTier(t, incoming, pieces.compacting(compact)) }); err != nil {
 			return nil, err
 		}
@@ -229,7 +231,7 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 		if err != nil {
 			return nil, fmt.Errorf("tier %d: %w", t, err)
 		}
-		results, compacted := results[:shards], results[shards:]
+		compacted, results := results[:len(compact)], results[len(compact):]
 		var stats jobs.TierStats
 		var parts []jobs.Blob
 		var written uint64
