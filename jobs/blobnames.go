@@ -67,9 +67,15 @@ func compactBlob(run string, tier, bucket int) string {
 	return fmt.Sprintf("%sr%05d.frag", CompactPrefix(run, tier), bucket)
 }
 
+// pieceImagesPrefix is the prefix of the runs the piece job of bucket
+// spills.
+func pieceImagesPrefix(run string, bucket int) string {
+	return fmt.Sprintf("%s/pieces/images/r%05d-", run, bucket)
+}
+
 // pieceImagesBlob names part of the pieces a piece job spills to sort them.
 func pieceImagesBlob(run string, bucket, part int) string {
-	return fmt.Sprintf("%s/pieces/images/r%05d-p%03d.frag", run, bucket, part)
+	return fmt.Sprintf("%sp%03d.frag", pieceImagesPrefix(run, bucket), part)
 }
 
 // classBlob names part of the class records a piece job writes.

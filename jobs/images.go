@@ -51,7 +51,8 @@ func (s *imageSet) row(im image) pieceRow {
 type imageSet struct {
 	ctx    context.Context
 	st     store.Store
-	limit  int64 // bytes
+	limit  int64  // bytes
+	prefix string // of the names of its runs
 	name   func(part int) string
 	header Header
 	imgs   []image
@@ -59,8 +60,8 @@ type imageSet struct {
 	runs   []Blob
 }
 
-func newImageSet(ctx context.Context, st store.Store, limit int64, header Header, name func(part int) string) *imageSet {
-	return &imageSet{ctx: ctx, st: st, limit: max(limit, 64<<10), name: name, header: header,
+func newImageSet(ctx context.Context, st store.Store, limit int64, header Header, prefix string, name func(part int) string) *imageSet {
+	return &imageSet{ctx: ctx, st: st, limit: max(limit, 64<<10), prefix: prefix, name: name, header: header,
 		imgs: imageBufs.get(), orbits: orbitBufs.get()}
 }
 
@@ -133,6 +134,17 @@ func (s *imageSet) each(g games.Game, reads int64, write func(pieceRow) error) e
 	}
 	defer closeAll()
 	return mergeSorted(srcs, func(a, b pieceRow) int { return comparePieceKeys(a.Key, b.Key) }, write)
+}
+
+// remove deletes the runs spilled to the store, once the rows are written,
+// and returns how many there were. A run left behind by a failed delete is
+// only wasted space: nothing reads it again, and the run's prefix is
+// deleted at its end.
+func (s *imageSet) remove() int {
+	if len(s.runs) > 0 {
+		s.st.DeletePrefix(s.ctx, s.prefix)
+	}
+	return len(s.runs)
 }
 
 // release hands the buffers back for the next piece job.

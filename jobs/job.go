@@ -223,6 +223,9 @@ type PieceResult struct {
 	// Table is the pieces table part, absent when the shard has no pieces.
 	Table   *Blob  `json:"table,omitempty"`
 	Classes []Blob `json:"classes"`
+	// ImageRuns counts the sorted runs of pieces the job spilled to the
+	// store to sort them (and deleted once its table was written).
+	ImageRuns int `json:"image_runs,omitempty"`
 }
 
 // ClassJob counts the symmetric and negation classes of one class shard.

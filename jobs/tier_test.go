@@ -182,6 +182,8 @@ type census struct {
 	tables [][]Blob
 	// pieceTables are the pieces table parts, by reduce bucket.
 	pieceTables []Blob
+	// imageRuns counts the runs the piece jobs spilled.
+	imageRuns int
 }
 
 // runJobs runs a whole census as a coordinator would, one job at a time:
@@ -245,6 +247,7 @@ func runJobs(t *testing.T, st store.Store, spec Spec, shardsFor func(tier int) i
 		if p.Table != nil {
 			c.pieceTables = append(c.pieceTables, *p.Table)
 		}
+		c.imageRuns += p.ImageRuns
 		c.deadFree += p.DeadFree
 		c.inPlace += p.InPlace
 		c.translated += p.Translated
