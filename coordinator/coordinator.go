@@ -292,7 +292,9 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 
 	tr.stage(runstate.StagePieces, len(tiers), total.Positions)
 	room := func(batch []jobs.Job) error {
-		return checkRoom(ctx, st, space, batch, func() error { return space.check("the piece reduction", blobBytes(pieces.blobs())) })
+		return checkRoom(ctx, st, space, batch, func() error {
+			return space.check("the piece reduction", pieceReductionBytes(pieces.blobs(), games.StartGroup(g, !spec.NoSymmetry).Size()))
+		})
 	}
 	counts, classes, tables, err := reduce(ctx, cfg, spec, reduceShards, pieces.blobs(), room, func() {
 		tr.stage(runstate.StageClasses, len(tiers), total.Positions)

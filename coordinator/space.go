@@ -53,9 +53,8 @@ const spaceMargin = 1.25
 // stage will write. What a tier writes (its successors' fragments, its
 // piece records, its positions parts) is estimated from the tier before:
 // the bytes it wrote per successor record it read, times the records the
-// coming tier reads. The piece reduction writes at most about the bytes of the
-// piece records they read (the distinct records, the pieces tables and the
-// class records).
+// coming tier reads. The piece reduction writes the pieces table and the
+// runs its jobs spill, estimated per row (pieceReductionBytes).
 type spaceBudget struct {
 	dirs []string
 	// free reports the bytes free in a directory; ok is false when the
@@ -112,6 +111,27 @@ func (b *spaceBudget) learn(read uint64, written uint64) {
 	if read > 0 {
 		b.perRecord = float64(written) / float64(read)
 	}
+}
+
+// pieceRowBytes is what the piece reduction writes per row of the pieces
+// table: the row (18-19 bytes of Parquet on Clobber 4x5 and 5x5) and the
+// row's share of the runs a piece job spills to sort its pieces (23-24
+// bytes), rounded up.
+const pieceRowBytes = 48
+
+// pieceReductionBytes estimates what the piece reduction writes: a row per
+// piece of the orbit of each piece record (at most the group's size of
+// them; repeats of a record in fragments not yet compacted count again, so
+// this errs high), pieceRowBytes each, and the class records, about as
+// many bytes as the piece records.
+func pieceReductionBytes(pieceBlobs []jobs.Blob, groupSize int) uint64 {
+	var records uint64
+	for _, b := range pieceBlobs {
+		if b.Kind == jobs.KindPieces {
+			records += b.Count
+		}
+	}
+	return records*uint64(groupSize)*pieceRowBytes + blobBytes(pieceBlobs)
 }
 
 // blobBytes is the bytes of the fragments bs.

@@ -3,6 +3,8 @@ package coordinator
 import (
 	"errors"
 	"testing"
+
+	"github.com/census-cgt/census/jobs"
 )
 
 func TestSpaceBudget(t *testing.T) {
@@ -34,5 +36,29 @@ func TestByteSize(t *testing.T) {
 		if got := ByteSize(n); got != want {
 			t.Errorf("ByteSize(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestSpaceEstimates checks what the compactions beside a tier and the
+// piece reduction are taken to write.
+func TestSpaceEstimates(t *testing.T) {
+	b := &spaceBudget{dirs: []string{"/a"}, free: func(string) (uint64, bool, error) { return 3000, true, nil }}
+	b.learn(100, 1000) // 10 bytes a record
+	// 150 records, 1500 bytes, and 900 bytes of compactions: 3000 with the margin.
+	if err := b.checkTier(1, 150, 900); err != nil {
+		t.Errorf("1500 bytes of tier and 900 of compactions (3000 with the margin) in 3000 free: %v", err)
+	}
+	if err := b.checkTier(1, 150, 901); !errors.Is(err, ErrNoSpace) {
+		t.Errorf("1500 bytes of tier and 901 of compactions in 3000 free: %v", err)
+	}
+	blobs := []jobs.Blob{
+		{Kind: jobs.KindPieces, Count: 10, Size: 100},
+		{Kind: jobs.KindDeadFree, Count: 1000, Size: 50},
+		{Kind: jobs.KindPieces, Count: 5, Size: 40},
+	}
+	// 15 piece records, orbits of up to 8: 120 rows of 48 bytes, and the
+	// 190 bytes of the records.
+	if got, want := pieceReductionBytes(blobs, 8), uint64(120*48+190); got != want {
+		t.Errorf("piece reduction estimate %d, want %d", got, want)
 	}
 }

@@ -204,7 +204,7 @@ func TestSpaceCheck(t *testing.T) {
 			lines := strings.Split(strings.TrimSpace(stderr), "\n")
 			last := lines[len(lines)-1]
 			t.Log(last)
-			if m := regexp.MustCompile(`: (` + tc.stage + `) needs about [0-9.]+ KiB of working data in (\S+), which has [0-9.]+ KiB free: free some space there and run the same command again to resume$`).FindStringSubmatch(last); m == nil || m[2] != store {
+			if m := regexp.MustCompile(`: (` + tc.stage + `) needs about [0-9.]+ [KM]iB of working data in (\S+), which has [0-9.]+ KiB free: free some space there and run the same command again to resume$`).FindStringSubmatch(last); m == nil || m[2] != store {
 				t.Errorf("last line %q: want %s, the bytes needed and free, and the store %s", last, tc.stage, store)
 			}
 			if strings.Contains(stderr, "no space left on device") {
