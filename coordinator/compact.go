@@ -27,7 +27,6 @@ import (
 // compactions, and a batch that an earlier start finished is not run
 // again, so fragments it deleted are never asked for.
 type compactions struct {
-	run     string
 	spec    jobs.Spec
 	buckets int
 	min     uint64
@@ -49,8 +48,8 @@ type Compaction struct {
 	Read, Written uint64
 }
 
-func newCompactions(run string, spec jobs.Spec, buckets int, min uint64) *compactions {
-	return &compactions{run: run, spec: spec, buckets: buckets, min: min, runsTier: -1}
+func newCompactions(spec jobs.Spec, buckets int, min uint64) *compactions {
+	return &compactions{spec: spec, buckets: buckets, min: min, runsTier: -1}
 }
 
 // blobs are every piece fragment and run of the run so far.
@@ -118,12 +117,12 @@ func (c *compactions) done(ctx context.Context, cfg Config, t int, tiers, compac
 // nothing reads it again, and the run's prefix is deleted at its end.
 func (c *compactions) delete(ctx context.Context, cfg Config, t int) {
 	if c.runsTier >= 0 {
-		if err := cfg.Store.DeletePrefix(ctx, jobs.CompactPrefix(c.run, c.runsTier)); err != nil {
+		if err := cfg.Store.DeletePrefix(ctx, jobs.CompactPrefix(c.spec.Run, c.runsTier)); err != nil {
 			cfg.Log.Warn("delete compacted piece runs", "tier", c.runsTier, "err", err)
 		}
 	}
 	for tier := c.freshFrom; tier < t; tier++ {
-		if err := cfg.Store.DeletePrefix(ctx, jobs.PieceTierPrefix(c.run, tier)); err != nil {
+		if err := cfg.Store.DeletePrefix(ctx, jobs.PieceTierPrefix(c.spec.Run, tier)); err != nil {
 			cfg.Log.Warn("delete compacted piece fragments", "tier", tier, "err", err)
 		}
 	}

@@ -194,7 +194,7 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 
 	var total jobs.TierStats
 	var tiers []schema.Tier
-	pieces := newCompactions(cfg.Run, spec, reduceShards, compactMin)
+	pieces := newCompactions(spec, reduceShards, compactMin)
 	var positions [][]jobs.Blob
 	space := newSpaceBudget(cfg.spaceDirs())
 	for t := 0; ; t++ {

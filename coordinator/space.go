@@ -122,8 +122,8 @@ const pieceRowBytes = 48
 // pieceReductionBytes estimates what the piece reduction writes: a row per
 // piece of the orbit of each piece record (at most the group's size of
 // them; repeats of a record in fragments not yet compacted count again, so
-// this errs high), pieceRowBytes each, and the class records, about as
-// many bytes as the piece records.
+// this errs high), pieceRowBytes each, and for the class records as many
+// bytes again as the piece fragments hold.
 func pieceReductionBytes(pieceBlobs []jobs.Blob, groupSize int) uint64 {
 	var records uint64
 	for _, b := range pieceBlobs {

@@ -475,25 +475,8 @@ func BenchmarkRunTier(b *testing.B) {
 // pieces table into a store in memory and spill the class records. One op
 // is the whole job; pieces/s counts the rows written.
 func BenchmarkRunPieces(b *testing.B) {
-	d := benchTier(b)
 	ctx := context.Background()
-	in := newMemStore()
-	spec := Spec{Run: "bench", Game: "clobber", Board: "4x4", MemBudget: 256 << 20}
-	blob, err := putKeys(ctx, in, "bench/input.frag", spec.header(d.g, KindPositions, d.tier), d.positions)
-	if err != nil {
-		b.Fatal(err)
-	}
-	tier := TierJob{Spec: spec, Tier: d.tier, Shard: 0, Shards: 1, NextShards: 4, ReduceShards: 4, Inputs: []Blob{blob}}
-	tres, err := runTier(ctx, in, &tier, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var inputs []Blob
-	for _, p := range tres.Pieces {
-		if p.Bucket == 0 {
-			inputs = append(inputs, p)
-		}
-	}
+	in, spec, inputs := benchPieceInputs(b)
 	job := PieceJob{Spec: spec, Bucket: 0, ClassShards: 4, Inputs: inputs}
 	b.ReportAllocs()
 	n := 0
@@ -514,11 +497,10 @@ func BenchmarkRunPieces(b *testing.B) {
 	reportKeyRate(b, n, "pieces/s")
 }
 
-// BenchmarkCompact measures a compaction of one reduce shard of four over
-// what the tier job of BenchmarkRunTier sends it: two merges of each kind
-// (to count, then to write). One op is the whole job; records/s counts the
-// records read.
-func BenchmarkCompact(b *testing.B) {
+// benchPieceInputs runs the tier job of BenchmarkRunTier into a store in
+// memory and returns the store, the spec and the piece fragments it sent
+// to reduce shard 0 of 4.
+func benchPieceInputs(b *testing.B) (*memStore, Spec, []Blob) {
 	d := benchTier(b)
 	ctx := context.Background()
 	st := newMemStore()
@@ -533,14 +515,26 @@ func BenchmarkCompact(b *testing.B) {
 		b.Fatal(err)
 	}
 	var inputs []Blob
-	var records uint64
 	for _, p := range tres.Pieces {
 		if p.Bucket == 0 {
 			inputs = append(inputs, p)
-			records += p.Count
 		}
 	}
-	job := CompactJob{Spec: spec, Tier: d.tier, Bucket: 0, Inputs: inputs}
+	return st, spec, inputs
+}
+
+// BenchmarkCompact measures a compaction of one reduce shard of four over
+// what the tier job of BenchmarkRunTier sends it: two merges of each kind
+// (to count, then to write). One op is the whole job; records/s counts the
+// records read.
+func BenchmarkCompact(b *testing.B) {
+	ctx := context.Background()
+	st, spec, inputs := benchPieceInputs(b)
+	var records uint64
+	for _, p := range inputs {
+		records += p.Count
+	}
+	job := CompactJob{Spec: spec, Tier: 1, Bucket: 0, Inputs: inputs}
 	b.ReportAllocs()
 	n := 0
 	for b.Loop() {

@@ -81,9 +81,31 @@ func runCompact(ctx context.Context, st store.Store, j *CompactJob, opts Options
 		}
 		return ctx.Err()
 	}
-	for _, k := range []Kind{KindDeadFree, KindInPlace} {
-		var n uint64
-		if err := mergeUnique(ctx, st, j.Inputs, k, g, reads, func(uint64) error { n++; return nil }); err != nil {
+	// merge merges the inputs of kind k and writes the distinct records to
+	// fw, or only counts them when fw is nil.
+	merge := func(k Kind, fw *fragWriter) (n uint64, err error) {
+		if k == KindPieces {
+			err = mergePieces(ctx, st, j.Inputs, g, reads, func(r PieceRecord) error {
+				if fw != nil {
+					fw.pieceRecord(r)
+				}
+				n++
+				return nil
+			})
+			return n, err
+		}
+		err = mergeUnique(ctx, st, j.Inputs, k, g, reads, func(key uint64) error {
+			if fw != nil {
+				fw.key(key)
+			}
+			n++
+			return nil
+		})
+		return n, err
+	}
+	for _, k := range []Kind{KindDeadFree, KindInPlace, KindPieces} {
+		n, err := merge(k, nil)
+		if err != nil {
 			return nil, err
 		}
 		if n == 0 {
@@ -91,22 +113,9 @@ func runCompact(ctx context.Context, st store.Store, j *CompactJob, opts Options
 		}
 		h := j.header(g, k, j.Tier)
 		h.Count = n
-		err := add(writeFragmentErr(bw, h, func(fw *fragWriter) error {
-			return mergeUnique(ctx, st, j.Inputs, k, g, reads, func(key uint64) error { fw.key(key); return nil })
-		}))
-		if err != nil {
-			return nil, err
-		}
-	}
-	var n uint64
-	if err := mergePieces(ctx, st, j.Inputs, g, reads, func(PieceRecord) error { n++; return nil }); err != nil {
-		return nil, err
-	}
-	if n > 0 {
-		h := j.header(g, KindPieces, j.Tier)
-		h.Count = n
-		err := add(writeFragmentErr(bw, h, func(fw *fragWriter) error {
-			return mergePieces(ctx, st, j.Inputs, g, reads, func(r PieceRecord) error { fw.pieceRecord(r); return nil })
+		err = add(writeFragmentErr(bw, h, func(fw *fragWriter) error {
+			_, err := merge(k, fw)
+			return err
 		}))
 		if err != nil {
 			return nil, err

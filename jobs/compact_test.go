@@ -10,39 +10,6 @@ import (
 	"github.com/census-cgt/census/store"
 )
 
-// tierPieces runs every tier of spec and returns the piece fragments of
-// each tier, by reduce bucket.
-func tierPieces(t *testing.T, st store.Store, spec Spec, shards, reduce int) [][][]Blob {
-	t.Helper()
-	ctx := context.Background()
-	start, err := WriteStart(ctx, st, spec, shards)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inputs := map[int][]Blob{start.Bucket: {start}}
-	var byTier [][][]Blob
-	for tier := 0; len(inputs) > 0; tier++ {
-		next := map[int][]Blob{}
-		buckets := make([][]Blob, reduce)
-		for shard := 0; shard < shards; shard++ {
-			j := &TierJob{Spec: spec, Tier: tier, Shard: shard, Shards: shards, NextShards: shards, ReduceShards: reduce, Inputs: inputs[shard]}
-			res, err := Run(ctx, st, Job{Tier: j}, Options{})
-			if err != nil {
-				t.Fatalf("tier %d shard %d: %v", tier, shard, err)
-			}
-			for _, b := range res.Tier.Next {
-				next[b.Bucket] = append(next[b.Bucket], b)
-			}
-			for _, b := range res.Tier.Pieces {
-				buckets[b.Bucket] = append(buckets[b.Bucket], b)
-			}
-		}
-		byTier = append(byTier, buckets)
-		inputs = next
-	}
-	return byTier
-}
-
 // bucketRecords are what a piece job reads of a bucket's fragments: its
 // distinct keys of both kinds and its pieces, folded.
 type bucketRecords struct {
@@ -103,7 +70,7 @@ func TestCompact(t *testing.T) {
 			st := newStore(t)
 			spec := Spec{Run: "compact", Game: tc.game, Board: tc.board, MemBudget: 1 << 20}
 			const reduce = 3
-			byTier := tierPieces(t, st, spec, 2, reduce)
+			byTier := runJobs(t, st, spec, func(int) int { return 2 }, reduce, 2).piecesByTier
 			last, half := len(byTier)-1, len(byTier)/2
 			for b := 0; b < reduce; b++ {
 				var all, first, rest []Blob

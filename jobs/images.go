@@ -2,7 +2,7 @@ package jobs
 
 import (
 	"context"
-	"fmt"
+	"io"
 
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/store"
@@ -51,17 +51,19 @@ func (s *imageSet) row(im image) pieceRow {
 type imageSet struct {
 	ctx    context.Context
 	st     store.Store
-	limit  int64  // bytes
-	prefix string // of the names of its runs
-	name   func(part int) string
+	limit  int64 // bytes
+	run    string
+	bucket int
 	header Header
 	imgs   []image
 	orbits []orbitRow
 	runs   []Blob
 }
 
-func newImageSet(ctx context.Context, st store.Store, limit int64, header Header, prefix string, name func(part int) string) *imageSet {
-	return &imageSet{ctx: ctx, st: st, limit: max(limit, 64<<10), prefix: prefix, name: name, header: header,
+// newImageSet gathers the pieces of the piece job of bucket of run, within
+// limit bytes.
+func newImageSet(ctx context.Context, st store.Store, limit int64, header Header, run string, bucket int) *imageSet {
+	return &imageSet{ctx: ctx, st: st, limit: max(limit, 64<<10), run: run, bucket: bucket, header: header,
 		imgs: imageBufs.get(), orbits: orbitBufs.get()}
 }
 
@@ -82,32 +84,20 @@ func (s *imageSet) add(o orbitRow, orbit []games.Image) error {
 	return nil
 }
 
-// sorted sorts the pieces held in memory by key.
-func (s *imageSet) sorted() []image { return sortImages(s.imgs) }
-
 // spill writes the pieces held as one sorted run of rows.
 func (s *imageSet) spill() error {
-	name := s.name(len(s.runs))
-	w, err := s.st.Create(s.ctx, name)
+	blob, err := putFragment(s.ctx, s.st, pieceImagesBlob(s.run, s.bucket, len(s.runs)), s.header, sortImages(s.imgs),
+		func(w io.Writer, h Header, imgs []image) (Blob, error) {
+			h.Count = uint64(len(imgs))
+			return writeFragment(w, h, func(fw *fragWriter) {
+				for _, im := range imgs {
+					fw.pieceRow(s.row(im))
+				}
+			})
+		})
 	if err != nil {
 		return err
 	}
-	imgs := s.sorted()
-	h := s.header
-	h.Count = uint64(len(imgs))
-	blob, err := writeFragment(w, h, func(fw *fragWriter) {
-		for _, im := range imgs {
-			fw.pieceRow(s.row(im))
-		}
-	})
-	if err != nil {
-		w.Abort()
-		return fmt.Errorf("blob %s: %w", name, err)
-	}
-	if err := w.Commit(); err != nil {
-		return err
-	}
-	blob.Name = name
 	s.runs = append(s.runs, blob)
 	s.imgs, s.orbits = s.imgs[:0], s.orbits[:0]
 	return nil
@@ -116,7 +106,7 @@ func (s *imageSet) spill() error {
 // each calls write with every piece gathered, in key order.
 func (s *imageSet) each(g games.Game, reads int64, write func(pieceRow) error) error {
 	if len(s.runs) == 0 {
-		for _, im := range s.sorted() {
+		for _, im := range sortImages(s.imgs) {
 			if err := write(s.row(im)); err != nil {
 				return err
 			}
@@ -142,7 +132,7 @@ func (s *imageSet) each(g games.Game, reads int64, write func(pieceRow) error) e
 // deleted at its end.
 func (s *imageSet) remove() int {
 	if len(s.runs) > 0 {
-		s.st.DeletePrefix(s.ctx, s.prefix)
+		s.st.DeletePrefix(s.ctx, pieceImagesPrefix(s.run, s.bucket))
 	}
 	return len(s.runs)
 }

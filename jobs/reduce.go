@@ -54,9 +54,7 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	// The pieces of the orbits of sorted representatives are not sorted:
 	// they are gathered, spilled as sorted runs when they outgrow their
 	// share, and written in key order once every orbit is in.
-	images := newImageSet(ctx, st, shares.Images.of(budget), j.header(g, KindPieceRows, 0), pieceImagesPrefix(j.Run, j.Bucket), func(part int) string {
-		return pieceImagesBlob(j.Run, j.Bucket, part)
-	})
+	images := newImageSet(ctx, st, shares.Images.of(budget), j.header(g, KindPieceRows, 0), j.Run, j.Bucket)
 	defer images.release()
 	if err := gatherOrbits(ctx, st, j, g, group, reads, images, classes); err != nil {
 		return nil, err

@@ -184,6 +184,9 @@ type census struct {
 	pieceTables []Blob
 	// imageRuns counts the runs the piece jobs spilled.
 	imageRuns int
+	// piecesByTier are the piece fragments each tier wrote, by reduce
+	// bucket.
+	piecesByTier [][][]Blob
 }
 
 // runJobs runs a whole census as a coordinator would, one job at a time:
@@ -201,6 +204,7 @@ func runJobs(t *testing.T, st store.Store, spec Spec, shardsFor func(tier int) i
 	pieceInputs := map[int][]Blob{}
 	for tier := 0; len(inputs) > 0; tier++ {
 		shards, next := shardsFor(tier), map[int][]Blob{}
+		buckets := make([][]Blob, reduce)
 		var positions, split uint64
 		var tables []Blob
 		for shard := 0; shard < shards; shard++ {
@@ -224,6 +228,7 @@ func runJobs(t *testing.T, st store.Store, spec Spec, shardsFor func(tier int) i
 					t.Fatalf("piece fragment %+v", b)
 				}
 				pieceInputs[b.Bucket] = append(pieceInputs[b.Bucket], b)
+				buckets[b.Bucket] = append(buckets[b.Bucket], b)
 			}
 			if r.Table != nil {
 				tables = append(tables, *r.Table)
@@ -233,6 +238,7 @@ func runJobs(t *testing.T, st store.Store, spec Spec, shardsFor func(tier int) i
 			c.stats.Add(r.Stats)
 		}
 		c.byTier = append(c.byTier, positions)
+		c.piecesByTier = append(c.piecesByTier, buckets)
 		c.splitByTier = append(c.splitByTier, split)
 		c.tables = append(c.tables, tables)
 		inputs = next
