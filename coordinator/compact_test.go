@@ -22,12 +22,12 @@ type stopping struct {
 	after   bool
 }
 
-func (s *stopping) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, error) {
+func (s *stopping) Execute(ctx context.Context, batch []jobs.Job, done func(int, jobs.Result) error) ([]jobs.Result, error) {
 	if s.batches == 0 {
 		return nil, errCrash
 	}
 	s.batches--
-	res, err := s.inner.Execute(ctx, batch)
+	res, err := s.inner.Execute(ctx, batch, done)
 	if err == nil && s.after && s.batches == 0 {
 		return nil, errCrash
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -23,9 +24,12 @@ import (
 )
 
 // Executor runs a batch of jobs and returns their results in the same
-// order. It fails when any job fails.
+// order. It fails when any job fails. done, when not nil, is told of each
+// job's result as it comes in (results replayed from an earlier start of
+// the run included), one at a time, before Execute returns; an error from
+// it fails the batch.
 type Executor interface {
-	Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, error)
+	Execute(ctx context.Context, batch []jobs.Job, done func(i int, r jobs.Result) error) ([]jobs.Result, error)
 }
 
 // Config is one run to coordinate.
@@ -130,12 +134,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	st := state{b: runstate.New(nil, cfg.KV)}
-	// Every tier sends its piece keys to the same reduce shards, so their
-	// number is fixed for the run. A reduce job streams its inputs, so its
-	// memory does not grow with the run; the count only sets parallelism.
 	reduceShards := cfg.Shards
 	if reduceShards == 0 {
-		reduceShards = max(2*cfg.Parallelism, 1)
+		reduceShards = reduceShardsFor(g.Board().Squares(), cfg.Parallelism)
 	}
 	plan, resumed, err := st.plan(ctx, cfg.Run, Plan{Game: cfg.Game, Board: cfg.Board, Start: cfg.Start,
 		Shards: cfg.Shards, ReduceShards: reduceShards, MemBudget: cfg.MemBudget, Store: cfg.StoreURL, NoSymmetry: cfg.NoSymmetry, Positions: cfg.Positions,
@@ -179,10 +180,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state, reduceShards int, compactMin uint64, tr *tracker) (*Result, error) {
 	tr.stage(runstate.StageTier, 0, 0)
 	shards := cfg.shards(1)
+	space := newSpaceBudget(cfg.spaceDirs())
 	if tp, found, err := st.tierPlan(ctx, 0); err != nil {
 		return nil, err
 	} else if found {
 		shards = tp.Shards
+	} else if err := space.checkProjection(cfg.Game, g.Board().Rows, g.Board().Cols, cfg.Start); err != nil {
+		return nil, err
 	}
 	startBlob, err := jobs.WriteStart(ctx, cfg.Store, spec, shards)
 	if err != nil {
@@ -196,7 +200,6 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 	var tiers []schema.Tier
 	pieces := newCompactions(spec, reduceShards, compactMin)
 	var positions [][]jobs.Blob
-	space := newSpaceBudget(cfg.spaceDirs())
 	for t := 0; ; t++ {
 		// The successor records routed to this tier bound its size.
 		var incoming uint64
@@ -227,7 +230,7 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 		if err := checkRoom(ctx, st, space, batch, func() error { return space.checkTier(t, incoming, pieces.compacting(compact)) }); err != nil {
 			return nil, err
 		}
-		results, err := cfg.Exec.Execute(ctx, batch)
+		results, err := cfg.Exec.Execute(ctx, batch, cfg.forget(ctx, batch, nil))
 		if err != nil {
 			return nil, fmt.Errorf("tier %d: %w", t, err)
 		}
@@ -323,7 +326,21 @@ func reduce(ctx context.Context, cfg Config, spec jobs.Spec, reduceShards int, p
 	if err := room(batch); err != nil {
 		return pieces, classes, nil, err
 	}
-	results, err := cfg.Exec.Execute(ctx, batch)
+	// The pieces table's parts land in the outputs as their jobs finish,
+	// and leave the store.
+	if err := beginOutputs(cfg.Out); err != nil {
+		return pieces, classes, nil, err
+	}
+	results, err := cfg.Exec.Execute(ctx, batch, cfg.forget(ctx, batch, func(r jobs.Result) error {
+		if r.Piece == nil || r.Piece.Table == nil {
+			return nil
+		}
+		if err := placeTable(ctx, cfg.Store, *r.Piece.Table, cfg.Out); err != nil {
+			return err
+		}
+		cfg.deleteBlobs(ctx, "a pieces table part in the outputs", r.Piece.Table.Name)
+		return nil
+	}))
 	if err != nil {
 		return pieces, classes, nil, fmt.Errorf("pieces: %w", err)
 	}
@@ -350,7 +367,7 @@ func reduce(ctx context.Context, cfg Config, spec jobs.Spec, reduceShards int, p
 	for c := range batch {
 		batch[c] = jobs.Job{Class: &jobs.ClassJob{Spec: spec, Bucket: c, Inputs: classInputs[c]}}
 	}
-	if results, err = cfg.Exec.Execute(ctx, batch); err != nil {
+	if results, err = cfg.Exec.Execute(ctx, batch, cfg.forget(ctx, batch, nil)); err != nil {
 		return pieces, classes, nil, fmt.Errorf("classes: %w", err)
 	}
 	for _, r := range results {
@@ -359,6 +376,76 @@ func reduce(ctx context.Context, cfg Config, spec jobs.Spec, reduceShards int, p
 		classes.SelfNegative += r.Class.SelfNegative
 	}
 	return pieces, classes, tables, nil
+}
+
+// forget is the done function of batch: it calls then (when not nil) with
+// a finished job's result, and deletes each blob the batch's jobs consume
+// once every job reading a part of it is done. No job reads it again: a
+// resumed run replays the jobs' done-records. The store so holds the
+// inputs of the jobs still to finish rather than of the whole batch. A
+// blob a failed delete leaves behind is only wasted space, deleted with
+// the run's prefix at its end.
+func (cfg *Config) forget(ctx context.Context, batch []jobs.Job, then func(jobs.Result) error) func(int, jobs.Result) error {
+	// One blob holds the fragments of every bucket of a job's output: it
+	// goes when the last of its readers is done.
+	readers := map[string]int{}
+	names := make([][]string, len(batch))
+	for i, j := range batch {
+		for _, b := range j.Consumes() {
+			if !slices.Contains(names[i], b.Name) {
+				names[i] = append(names[i], b.Name)
+				readers[b.Name]++
+			}
+		}
+	}
+	return func(i int, r jobs.Result) error {
+		if then != nil {
+			if err := then(r); err != nil {
+				return err
+			}
+		}
+		var unread []string
+		for _, n := range names[i] {
+			if readers[n]--; readers[n] == 0 {
+				unread = append(unread, n)
+			}
+		}
+		names[i] = nil // a result told twice counts once
+		cfg.deleteBlobs(ctx, "the inputs of "+batch[i].ID(), unread...)
+		return nil
+	}
+}
+
+// deleteBlobs deletes the named blobs from the store unless the run keeps
+// them.
+func (cfg *Config) deleteBlobs(ctx context.Context, what string, names ...string) {
+	if cfg.KeepBlobs || len(names) == 0 {
+		return
+	}
+	if err := cfg.Store.Delete(ctx, names...); err != nil {
+		cfg.Log.Warn("delete "+what, "err", err)
+	}
+}
+
+// reduceShardsFor is the number of reduce shards of a run on a board of
+// squares squares with parallelism jobs at once. Every tier sends its
+// piece keys to the same reduce shards, so their number is fixed before
+// the first tier, from the board's size. A reduce job streams its inputs,
+// so its memory does not grow with the run, but its part of the pieces
+// table and of the class records sits in the store until the job is done:
+// with parallelism jobs at once, parallelism parts of the reduce shards'
+// share each. Twice parallelism shards keep the small boards' fixed costs
+// low; from 20 squares (Clobber 4x5's 220 MB of pieces table) twice as
+// many halve those parts, and from 25 (5x5's 19 GB) twice as many again.
+func reduceShardsFor(squares, parallelism int) int {
+	n := 2 * max(parallelism, 1)
+	switch {
+	case squares >= 25:
+		n *= 4
+	case squares >= 20:
+		n *= 2
+	}
+	return n
 }
 
 // shards is the number of shards for a tier of about est positions.

@@ -27,7 +27,7 @@ type duplicating struct {
 	n     int
 }
 
-func (d *duplicating) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, error) {
+func (d *duplicating) Execute(ctx context.Context, batch []jobs.Job, done func(int, jobs.Result) error) ([]jobs.Result, error) {
 	for i := len(batch) - 1; i >= 0; i-- {
 		data, err := json.Marshal(batch[i])
 		if err != nil {
@@ -41,7 +41,7 @@ func (d *duplicating) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Res
 			}
 		}
 	}
-	return d.inner.Execute(ctx, batch)
+	return d.inner.Execute(ctx, batch, done)
 }
 
 // TestDuplicateDelivery delivers every job three times, out of order within

@@ -42,9 +42,10 @@ var _ Executor = (*NATS)(nil)
 
 // Execute publishes the jobs of the batch that have no done-record yet and
 // waits until every job has one. It fails as soon as a job of the batch has
-// a failed-record.
-func (n *NATS) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, error) {
+// a failed-record, or done fails.
+func (n *NATS) Execute(ctx context.Context, batch []jobs.Job, done func(int, jobs.Result) error) ([]jobs.Result, error) {
 	b := n.newBarrier(batch)
+	b.done = done
 	// Watch before listing and publishing, so no record slips between.
 	b.watch(ctx)
 	defer b.stopWatch()
@@ -53,7 +54,7 @@ func (n *NATS) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, er
 	} else {
 		defer dead.Unsubscribe()
 	}
-	if err := b.relist(ctx); errors.Is(err, ErrJobFailed) {
+	if err := b.relist(ctx); fatal(err) {
 		return nil, err
 	} else if err != nil {
 		b.log.Warn("list run bucket", "err", err)
@@ -77,6 +78,7 @@ type barrier struct {
 	results []jobs.Result
 	have    []bool
 	left    int
+	done    func(int, jobs.Result) error
 	// watcher is nil while no watch runs: the periodic re-list alone
 	// would do, so a watch that cannot start is tried again later.
 	watcher *runstate.Watcher
@@ -131,15 +133,35 @@ func (b *barrier) take(r runstate.Record) error {
 	if !ok {
 		return nil
 	}
+	if b.have[i] {
+		// A failure recorded after the job's done-record is of a second
+		// delivery, which found the inputs of the finished job gone.
+		return nil
+	}
 	if r.Failed {
 		return fmt.Errorf("%w: %s: %s", ErrJobFailed, b.batch[i].ID(), r.Reason)
 	}
-	if b.have[i] {
-		return nil
-	}
 	b.results[i], b.have[i] = r.Result, true
 	b.left--
+	if b.done != nil {
+		if err := b.done(i, r.Result); err != nil {
+			return &doneError{err}
+		}
+	}
 	return nil
+}
+
+// doneError is an error of the batch's done function, which ends the
+// batch as a failed job does.
+type doneError struct{ err error }
+
+func (e *doneError) Error() string { return e.err.Error() }
+func (e *doneError) Unwrap() error { return e.err }
+
+// fatal tells the errors that end a batch from those of a listing.
+func fatal(err error) bool {
+	var d *doneError
+	return errors.Is(err, ErrJobFailed) || errors.As(err, &d)
 }
 
 // relist reads the records of the jobs not yet done, for what a watch
@@ -149,13 +171,8 @@ func (b *barrier) relist(ctx context.Context) error {
 		if b.have[i] {
 			continue
 		}
-		reason, failed, err := b.bucket.Failed(ctx, j.Key())
-		if err != nil {
-			return err
-		}
-		if failed {
-			return b.take(runstate.Record{Job: j.Key(), Failed: true, Reason: reason})
-		}
+		// The done-record first: a failure recorded beside it is of a
+		// second delivery of a finished job.
 		res, done, err := b.bucket.Done(ctx, j.Key())
 		if errors.Is(err, runstate.ErrBadRecord) {
 			return fmt.Errorf("%w: %s: %v", ErrJobFailed, j.ID(), err)
@@ -164,7 +181,17 @@ func (b *barrier) relist(ctx context.Context) error {
 			return err
 		}
 		if done {
-			b.take(runstate.Record{Job: j.Key(), Result: res})
+			if err := b.take(runstate.Record{Job: j.Key(), Result: res}); err != nil {
+				return err
+			}
+			continue
+		}
+		reason, failed, err := b.bucket.Failed(ctx, j.Key())
+		if err != nil {
+			return err
+		}
+		if failed {
+			return b.take(runstate.Record{Job: j.Key(), Failed: true, Reason: reason})
 		}
 	}
 	return nil
@@ -197,10 +224,10 @@ func (b *barrier) wait(ctx context.Context) error {
 			}
 			running = b.n.ackPending(ctx)
 			if err := b.relist(ctx); err != nil {
-				b.log.Warn("re-list run bucket", "err", err)
-				if errors.Is(err, ErrJobFailed) {
+				if fatal(err) {
 					return err
 				}
+				b.log.Warn("re-list run bucket", "err", err)
 			}
 		}
 	}

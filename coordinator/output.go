@@ -32,16 +32,30 @@ func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create output directory: %w", err)
 	}
+	if err := beginOutputs(dir); err != nil {
+		return err
+	}
 	manifest := filepath.Join(dir, schema.ManifestFile)
-	if err := os.Remove(manifest); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove old manifest: %w", err)
+	// The parts of this run are in place already, or come from the store
+	// now; any other part is of another run.
+	keep := map[string]bool{}
+	for _, t := range res.Tables {
+		if err := placeTable(ctx, st, t, dir); err != nil {
+			return err
+		}
+		keep[schema.PartName(t.Bucket)] = true
 	}
 	piecesDir := filepath.Join(dir, schema.PiecesDir)
-	if err := os.RemoveAll(piecesDir); err != nil {
-		return fmt.Errorf("remove old pieces: %w", err)
+	entries, err := os.ReadDir(piecesDir)
+	if err != nil {
+		return fmt.Errorf("read pieces directory: %w", err)
 	}
-	if err := os.MkdirAll(piecesDir, 0o755); err != nil {
-		return fmt.Errorf("create pieces directory: %w", err)
+	for _, e := range entries {
+		if !keep[e.Name()] {
+			if err := os.RemoveAll(filepath.Join(piecesDir, e.Name())); err != nil {
+				return fmt.Errorf("remove old pieces: %w", err)
+			}
+		}
 	}
 	if err := os.RemoveAll(filepath.Join(dir, schema.PositionsDir)); err != nil {
 		return fmt.Errorf("remove old positions: %w", err)
@@ -60,11 +74,13 @@ func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version
 		m.Files = append(m.Files, schema.OutputFile{Path: rel, Bytes: fi.Size()})
 		return nil
 	}
-	for i, t := range res.Tables {
-		err := write(schema.PiecesPart(i), func(w io.Writer) error { return copyTable(ctx, st, t, w) })
+	for _, t := range res.Tables {
+		rel := schema.PiecesPart(t.Bucket)
+		fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel)))
 		if err != nil {
 			return err
 		}
+		m.Files = append(m.Files, schema.OutputFile{Path: rel, Bytes: fi.Size()})
 	}
 	for tier, parts := range res.Positions {
 		// Hive partitioning: readers take the tier from the directory
@@ -91,6 +107,50 @@ func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version
 		return fmt.Errorf("write %s: %w", manifest, err)
 	}
 	return nil
+}
+
+// beginOutputs readies dir for a run's outputs: the old manifest goes
+// before any part of the run lands, so that the directory never looks
+// complete while parts of two runs are in it.
+func beginOutputs(dir string) error {
+	if err := os.MkdirAll(filepath.Join(dir, schema.PiecesDir), 0o755); err != nil {
+		return fmt.Errorf("create output directory: %w", err)
+	}
+	if err := os.Remove(filepath.Join(dir, schema.ManifestFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove old manifest: %w", err)
+	}
+	return nil
+}
+
+// placeTable puts the pieces table part t, of reduce shard t.Bucket, into
+// the pieces directory under dir: a file there with the size and checksum
+// that t's job recorded is kept (a resumed run placed it before), anything
+// else is replaced by a checked copy from the store.
+func placeTable(ctx context.Context, st store.Store, t jobs.Blob, dir string) error {
+	p := filepath.Join(dir, filepath.FromSlash(schema.PiecesPart(t.Bucket)))
+	if !sameTable(p, t) {
+		if err := schema.WriteFileAtomic(p, func(w io.Writer) error { return copyTable(ctx, st, t, w) }); err != nil {
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// sameTable tells whether the file at p holds what t's job wrote.
+func sameTable(p string, t jobs.Blob) bool {
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.Size() != t.Size {
+		return false
+	}
+	h := crc32.New(castagnoli)
+	if _, err := io.Copy(h, f); err != nil {
+		return false
+	}
+	return h.Sum32() == t.Sum
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

@@ -220,12 +220,12 @@ type crashing struct {
 
 var errCrash = errors.New("coordinator crashed")
 
-func (c *crashing) Execute(ctx context.Context, batch []jobs.Job) ([]jobs.Result, error) {
+func (c *crashing) Execute(ctx context.Context, batch []jobs.Job, done func(int, jobs.Result) error) ([]jobs.Result, error) {
 	if c.batches == 0 {
 		return nil, errCrash
 	}
 	c.batches--
-	return c.inner.Execute(ctx, batch)
+	return c.inner.Execute(ctx, batch, done)
 }
 
 // TestPositionsResume stops a run with the positions table after a few

@@ -2,6 +2,7 @@ package coordinator
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/census-cgt/census/jobs"
@@ -60,5 +61,43 @@ func TestSpaceEstimates(t *testing.T) {
 	// 190 bytes of the records.
 	if got, want := pieceReductionBytes(blobs, 8), uint64(120*48+190); got != want {
 		t.Errorf("piece reduction estimate %d, want %d", got, want)
+	}
+}
+
+// TestProjection checks the refusal before tier 0: Clobber 5x5 (either
+// way round) from the standard start needs at least half its published
+// peak, and no other board, nor another start, has a projection.
+func TestProjection(t *testing.T) {
+	free := uint64(20_000_000_000)
+	b := &spaceBudget{dirs: []string{"/a"}, free: func(string) (uint64, bool, error) { return free, true, nil }}
+	for _, tc := range []struct {
+		game       string
+		rows, cols int
+	}{
+		{"clobber", 5, 5}, // 18.5 GB of 20 free
+		{"domineering", 5, 5},
+		{"clobber", 4, 5},
+	} {
+		if err := b.checkProjection(tc.game, tc.rows, tc.cols, ""); err != nil {
+			t.Errorf("%s %dx%d with 20 GB free: %v", tc.game, tc.rows, tc.cols, err)
+		}
+	}
+	free = 18_000_000_000
+	err := b.checkProjection("clobber", 5, 5, "")
+	var ns *NoSpaceError
+	if !errors.As(err, &ns) || ns.Need != 18_500_000_000 || ns.Free != free || ns.Dir != "/a" {
+		t.Fatalf("clobber 5x5 with 18 GB free: %v", err)
+	}
+	t.Log(err)
+	for _, s := range []string{"results/clobber-5x5", "34.5 GiB"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("the refusal %q does not name %q", err, s)
+		}
+	}
+	if err := b.checkProjection("clobber", 5, 5, "xoxox/oxoxo/xoxox/oxoxo/xoxo."); err != nil {
+		t.Errorf("clobber 5x5 from another start: %v", err)
+	}
+	if err := b.checkProjection("clobber", 4, 6, ""); err != nil {
+		t.Errorf("clobber 4x6 has no projection: %v", err)
 	}
 }

@@ -203,7 +203,7 @@ func Values(ctx context.Context, cfg ValuesConfig) (*schema.Values, error) {
 			return nil, err
 		}
 		tr.set(func(p *ValuesProgress) { p.Level, p.Size, p.JobsDone, p.JobsTotal = i, lv.size, 0, len(batch) })
-		res, err := cfg.Exec.Execute(ctx, batch)
+		res, err := cfg.Exec.Execute(ctx, batch, nil)
 		if err != nil {
 			return nil, fmt.Errorf("value level %d: %w", lv.size, err)
 		}

@@ -15,7 +15,7 @@ const (
 	// pieceRecordBytes is a PieceRecord; it is sorted in place.
 	pieceRecordBytes = 32
 	// classRecordBytes is a ClassRecord; it is sorted in place.
-	classRecordBytes = 40
+	classRecordBytes = 24
 	// pieceCacheBytes is a slot of the cache from a piece to the
 	// representative of its orbit.
 	pieceCacheBytes = 32

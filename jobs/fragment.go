@@ -33,12 +33,13 @@ type Kind uint8
 
 // The fragment kinds.
 const (
-	KindPositions Kind = 1 + iota // uint64 position keys
-	KindDeadFree                  // uint64 dead-free board keys
-	KindInPlace                   // uint64 in-place piece keys
-	KindPieces                    // translated pieces with occurrence counts
-	KindClasses                   // (negation, symmetric) class pairs
-	KindPieceRows                 // pieces with their counts and classes
+	KindPositions  Kind = 1 + iota // uint64 position keys
+	KindDeadFree                   // uint64 dead-free board keys
+	KindInPlace                    // uint64 in-place piece keys
+	KindPieces                     // translated pieces with occurrence counts
+	kindClassPairs                 // (negation, symmetric) class pairs, as census wrote them before KindClasses
+	KindPieceRows                  // pieces with their counts and classes
+	KindClasses                    // symmetric classes named by their negation classes
 )
 
 func (k Kind) String() string {
@@ -53,6 +54,8 @@ func (k Kind) String() string {
 		return "pieces"
 	case KindClasses:
 		return "classes"
+	case kindClassPairs:
+		return "classpairs"
 	case KindPieceRows:
 		return "piecerows"
 	}
@@ -83,10 +86,27 @@ type PieceRecord struct {
 	FirstTier int32
 }
 
-// ClassRecord ties a symmetric class to its negation class.
+// ClassRecord is a symmetric class named by its negation class. A
+// negation class is a symmetric class and its negative's, named by the
+// lesser of their least keys (games.Classes), so the symmetric class is
+// either the one whose key names the negation class or, when Other, the
+// other one: a bit tells the two apart. Records sort by Neg, then Other.
 type ClassRecord struct {
-	Neg, Sym     games.PieceKey
+	Neg          games.PieceKey
+	Other        bool
 	SelfNegative bool
+}
+
+// pieceClasses are the classes of one translated piece, as its row of the
+// pieces table names them.
+type pieceClasses struct {
+	Sym, Neg     games.PieceKey
+	SelfNegative bool
+}
+
+// record is the class record of the piece's symmetric class.
+func (c pieceClasses) record() ClassRecord {
+	return ClassRecord{Neg: c.Neg, Other: c.Sym != c.Neg, SelfNegative: c.SelfNegative}
 }
 
 // pieceRow is a translated piece with what its row of the pieces table
@@ -394,15 +414,15 @@ func (fw *fragWriter) pieceRecord(r PieceRecord) {
 	fw.uvarint(uint64(r.FirstTier))
 }
 
-// writeClasses writes sorted unique class records as one fragment.
+// writeClasses writes sorted unique class records as one fragment: each
+// the negation class's key and a uvarint of flags, 1 for self-negative and
+// 2 for the other symmetric class.
 func writeClasses(w io.Writer, h Header, recs []ClassRecord) (Blob, error) {
 	h.Count = uint64(len(recs))
 	return writeFragment(w, h, func(fw *fragWriter) {
 		for _, r := range recs {
 			fw.pieceKey(r.Neg)
-			fw.uvarint(r.Sym.Hi)
-			fw.uvarint(r.Sym.Lo)
-			fw.uvarint(boolVarint(r.SelfNegative))
+			fw.uvarint(boolVarint(r.SelfNegative) | boolVarint(r.Other)<<1)
 		}
 	})
 }
@@ -460,7 +480,27 @@ func (fr *fragReader) nextClass() (r ClassRecord, ok bool, err error) {
 		return r, false, nil
 	}
 	r.Neg = fr.pieceKey()
-	r.Sym = games.PieceKey{Hi: fr.uvarint(), Lo: fr.uvarint()}
+	flags := fr.uvarint()
+	if flags > 3 && fr.err == nil {
+		return r, false, fr.corrupt(fmt.Sprintf("class flags %d", flags))
+	}
+	r.SelfNegative, r.Other = flags&1 != 0, flags&2 != 0
+	if err := fr.record(); err != nil {
+		return r, false, err
+	}
+	return r, true, nil
+}
+
+// nextClassPair reads the next record of a fragment of (negation,
+// symmetric) class pairs, which a run begun by an earlier census may still
+// hold: the symmetric class's key in full, where KindClasses keeps a bit.
+func (fr *fragReader) nextClassPair() (r ClassRecord, ok bool, err error) {
+	if fr.left == 0 {
+		return r, false, nil
+	}
+	r.Neg = fr.pieceKey()
+	sym := games.PieceKey{Hi: fr.uvarint(), Lo: fr.uvarint()}
+	r.Other = sym != r.Neg
 	r.SelfNegative = fr.uvarint() == 1
 	if err := fr.record(); err != nil {
 		return r, false, err

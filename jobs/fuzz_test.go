@@ -43,9 +43,9 @@ func fuzzFragments(f *testing.F) [][]byte {
 		add(func(b *bytes.Buffer) (Blob, error) { return writePieces(b, h(KindPieces, 0), sortPieces(recs)) })
 	}
 	for _, recs := range [][]ClassRecord{nil, {
-		{Neg: games.PieceKey{Hi: 0x102, Lo: 3}, Sym: games.PieceKey{Hi: 0x102, Lo: 3}, SelfNegative: true},
-		{Neg: games.PieceKey{Hi: 0x102, Lo: 3}, Sym: games.PieceKey{Hi: 0x102, Lo: 3 << 32}},
-		{Neg: games.PieceKey{Hi: 0x202, Lo: 7}, Sym: games.PieceKey{Hi: 0x202, Lo: 7}},
+		{Neg: games.PieceKey{Hi: 0x102, Lo: 3}, SelfNegative: true},
+		{Neg: games.PieceKey{Hi: 0x102, Lo: 3}, Other: true},
+		{Neg: games.PieceKey{Hi: 0x202, Lo: 7}},
 	}} {
 		add(func(b *bytes.Buffer) (Blob, error) { return writeClasses(b, h(KindClasses, 0), sortClasses(recs)) })
 	}
@@ -102,7 +102,7 @@ func FuzzFragmentDecode(f *testing.F) {
 		if fix {
 			data = fixTrailer(data)
 		}
-		for k := Kind(0); k <= KindPieceRows+1; k++ {
+		for k := Kind(0); k <= KindClasses+1; k++ {
 			fr, err := newFragReader("fuzz", bytes.NewReader(data), k, Blob{})
 			if err != nil {
 				if fr != nil {
@@ -113,7 +113,7 @@ func FuzzFragmentDecode(f *testing.F) {
 			if fr.Kind != k {
 				t.Fatalf("want kind %s, reader holds %s", k, fr.Kind)
 			}
-			if k < KindPositions || k > KindPieceRows {
+			if k < KindPositions || k > KindClasses {
 				continue // no kernel reads records of an unknown kind
 			}
 			limit := len(data) + 10
@@ -164,6 +164,12 @@ func fuzzReadAll(fr *fragReader, limit int) (n int, order string, err error) {
 	case KindClasses:
 		for ; n <= limit; n++ {
 			if _, ok, err = fr.nextClass(); err != nil || !ok {
+				return n, order, err
+			}
+		}
+	case kindClassPairs:
+		for ; n <= limit; n++ {
+			if _, ok, err = fr.nextClassPair(); err != nil || !ok {
 				return n, order, err
 			}
 		}

@@ -188,6 +188,15 @@ func (s *memStore) List(ctx context.Context, prefix string) ([]string, error) {
 	return out, nil
 }
 
+func (s *memStore) Delete(ctx context.Context, names ...string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, n := range names {
+		delete(s.blobs, n)
+	}
+	return nil
+}
+
 func (s *memStore) DeletePrefix(ctx context.Context, prefix string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -28,7 +28,7 @@ type image struct {
 // colours (Plain) and of those that negate it (Negated).
 type orbitRow struct {
 	Positions      uint64
-	Plain, Negated ClassRecord
+	Plain, Negated pieceClasses
 	FirstTier      int32
 }
 

@@ -102,6 +102,28 @@ func (j Job) Key() string {
 	return "empty"
 }
 
+// Consumes returns the blobs this job reads fragments of: a tier shard's
+// position fragments, a bucket's piece fragments and runs (compact and
+// piece jobs) and a class shard's class fragments. A blob holds the
+// fragments of several buckets, which the jobs of one batch read; no job
+// of a later batch reads it, so once every job of the batch that reads it
+// has a done-record (a later delivery of a job finds the record and
+// skips), it can be deleted. Value jobs read tables that later levels
+// read too: none.
+func (j Job) Consumes() []Blob {
+	switch {
+	case j.Tier != nil:
+		return j.Tier.Inputs
+	case j.Piece != nil:
+		return j.Piece.Inputs
+	case j.Class != nil:
+		return j.Class.Inputs
+	case j.Compact != nil:
+		return j.Compact.Inputs
+	}
+	return nil
+}
+
 // Spec returns the run spec of the job, or nil for an empty job.
 func (j Job) Spec() *Spec {
 	switch {

@@ -105,13 +105,13 @@ func gatherOrbits(ctx context.Context, st store.Store, j *PieceJob, g games.Game
 		// The symmetries of the start keep a piece's classes, or take it
 		// to its negative's: two class computations serve the orbit.
 		o := orbitRow{Positions: rep.Positions / n, FirstTier: rep.FirstTier, Plain: classesOf(g, rep.Key)}
-		if err := classes.add(pieceBucket(o.Plain.Neg, j.ClassShards), o.Plain); err != nil {
+		if err := classes.add(pieceBucket(o.Plain.Neg, j.ClassShards), o.Plain.record()); err != nil {
 			return err
 		}
 		for _, im := range orbit {
 			if im.Negates {
 				o.Negated = classesOf(g, im.Key)
-				if err := classes.add(pieceBucket(o.Negated.Neg, j.ClassShards), o.Negated); err != nil {
+				if err := classes.add(pieceBucket(o.Negated.Neg, j.ClassShards), o.Negated.record()); err != nil {
 					return err
 				}
 				break
@@ -154,9 +154,9 @@ func mergePieces(ctx context.Context, st store.Store, blobs []Blob, g games.Game
 }
 
 // classesOf is the classes of the translated piece k.
-func classesOf(g games.Game, k games.PieceKey) ClassRecord {
+func classesOf(g games.Game, k games.PieceKey) pieceClasses {
 	sym, neg, self := g.Classes(k)
-	return ClassRecord{Sym: sym, Neg: neg, SelfNegative: self}
+	return pieceClasses{Sym: sym, Neg: neg, SelfNegative: self}
 }
 
 // writePiece writes the row of one translated piece of g, named name and
@@ -196,11 +196,23 @@ func runClasses(ctx context.Context, st store.Store, j *ClassJob, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	srcs, closeAll, err := sources(ctx, st, j.Inputs, KindClasses, g, classBudget().ReadBuffers.of(j.budget()), (*fragReader).nextClass)
+	for _, b := range j.Inputs {
+		if b.Kind != KindClasses && b.Kind != kindClassPairs {
+			return nil, fmt.Errorf("%w: class input %s holds %s, not classes", ErrInvalid, b.Name, b.Kind)
+		}
+	}
+	reads := classBudget().ReadBuffers.of(j.budget())
+	srcs, closeAll, err := sources(ctx, st, j.Inputs, KindClasses, g, reads, (*fragReader).nextClass)
 	if err != nil {
 		return nil, err
 	}
 	defer closeAll()
+	pairs, closePairs, err := sources(ctx, st, j.Inputs, kindClassPairs, g, reads, (*fragReader).nextClassPair)
+	if err != nil {
+		return nil, err
+	}
+	defer closePairs()
+	srcs = append(srcs, pairs...)
 	res := &ClassResult{Bucket: j.Bucket}
 	var prev ClassRecord
 	first := true
@@ -208,7 +220,7 @@ func runClasses(ctx context.Context, st store.Store, j *ClassJob, opts Options) 
 		if first || r.Neg != prev.Neg {
 			res.Negation++
 		}
-		if first || r.Neg != prev.Neg || r.Sym != prev.Sym {
+		if first || r.Neg != prev.Neg || r.Other != prev.Other {
 			res.Symmetric++
 			if r.SelfNegative {
 				res.SelfNegative++

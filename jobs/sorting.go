@@ -233,26 +233,24 @@ func compareClasses(a, b ClassRecord) int {
 	if c := comparePieceKeys(a.Neg, b.Neg); c != 0 {
 		return c
 	}
-	return comparePieceKeys(a.Sym, b.Sym)
+	return cmp.Compare(boolVarint(a.Other), boolVarint(b.Other))
 }
 
 // classWord is word i of the sort key of a class record: its negation
-// class, then its symmetric class.
+// class, then which of its symmetric classes it is.
 func classWord(r *ClassRecord, i int) uint64 {
 	switch i {
 	case 0:
 		return r.Neg.Hi
 	case 1:
 		return r.Neg.Lo
-	case 2:
-		return r.Sym.Hi
 	}
-	return r.Sym.Lo
+	return boolVarint(r.Other)
 }
 
 // sortClasses sorts class records by negation class, then symmetric class,
 // and drops repeats.
 func sortClasses(recs []ClassRecord) []ClassRecord {
-	sortBy(recs, compareClasses, 4, classWord)
-	return slices.CompactFunc(recs, func(a, b ClassRecord) bool { return a.Neg == b.Neg && a.Sym == b.Sym })
+	sortBy(recs, compareClasses, 3, classWord)
+	return slices.CompactFunc(recs, func(a, b ClassRecord) bool { return a.Neg == b.Neg && a.Other == b.Other })
 }

@@ -142,7 +142,20 @@ func (d *Dir) OpenRange(ctx context.Context, name string, offset, length int64) 
 // List walks the directory under prefix, skipping temporary files.
 func (d *Dir) List(ctx context.Context, prefix string) ([]string, error) {
 	var names []string
-	err := filepath.WalkDir(d.root, func(p string, e fs.DirEntry, err error) error {
+	// Only the directory of the prefix's last slash can hold its blobs.
+	top := d.root
+	if i := strings.LastIndexByte(prefix, '/'); i > 0 {
+		p, err := d.path(prefix[:i])
+		if err != nil {
+			// No blob's name climbs out of the store.
+			return nil, nil
+		}
+		top = p
+	}
+	err := filepath.WalkDir(top, func(p string, e fs.DirEntry, err error) error {
+		if p == top && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) {
+			return fs.SkipAll
+		}
 		if err != nil {
 			return err
 		}
@@ -163,6 +176,24 @@ func (d *Dir) List(ctx context.Context, prefix string) ([]string, error) {
 	}
 	sort.Strings(names)
 	return names, nil
+}
+
+// Delete removes the named blobs' files; a bad name removes none.
+func (d *Dir) Delete(ctx context.Context, names ...string) error {
+	paths := make([]string, len(names))
+	for i, n := range names {
+		p, err := d.path(n)
+		if err != nil {
+			return err
+		}
+		paths[i] = p
+	}
+	for i, p := range paths {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return fmt.Errorf("delete blob %s: %w", names[i], err)
+		}
+	}
+	return nil
 }
 
 // DeletePrefix removes the blobs under prefix; a prefix ending in '/' removes

@@ -94,6 +94,16 @@ func (f *Faulty) DeletePrefix(ctx context.Context, prefix string) error {
 	return f.Store.DeletePrefix(ctx, prefix)
 }
 
+// Delete fails while the fault is on for any of the names.
+func (f *Faulty) Delete(ctx context.Context, names ...string) error {
+	for _, n := range names {
+		if err := f.fault(n, false); err != nil {
+			return err
+		}
+	}
+	return f.Store.Delete(ctx, names...)
+}
+
 type faultyWriter struct {
 	Writer
 	f    *Faulty

@@ -26,6 +26,9 @@ type Store interface {
 	List(ctx context.Context, prefix string) ([]string, error)
 	// DeletePrefix removes every blob under prefix.
 	DeletePrefix(ctx context.Context, prefix string) error
+	// Delete removes the named blobs; a name that holds no blob is not an
+	// error, a bad name is, and then no blob is removed.
+	Delete(ctx context.Context, names ...string) error
 }
 
 // Writer writes one blob.

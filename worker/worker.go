@@ -226,6 +226,12 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		w.reply(log, "nak", msg.Nak())
 		w.observe(j, jobs.Result{}, OutcomeHandBack, took)
 		log.Info("job handed back on shutdown")
+	case doneElsewhere(opCtx, kv, j):
+		// Another delivery of the job finished it while this one ran, and
+		// its inputs, read by no job again, may be gone: nothing failed.
+		w.reply(log, "ack", msg.DoubleAck(opCtx))
+		w.observe(j, jobs.Result{}, OutcomeSkipped, took)
+		log.Info("job done by another delivery", "err", err)
 	case errors.Is(err, jobs.ErrInvalid) || errors.Is(err, jobs.ErrCorrupt):
 		w.fail(opCtx, msg, kv, j, err, log)
 		w.observe(j, jobs.Result{}, OutcomeFailed, took)
@@ -278,6 +284,12 @@ func (w *Worker) retryOrFail(ctx context.Context, msg jetstream.Msg, kv runstate
 	}
 	log.Warn("job failed, will retry", "err", err, "delay", delay)
 	w.reply(log, "nak", msg.NakWithDelay(delay))
+}
+
+// doneElsewhere tells whether j has a done-record.
+func doneElsewhere(ctx context.Context, kv runstate.Bucket, j jobs.Job) bool {
+	_, done, err := kv.Done(ctx, j.Key())
+	return err == nil && done
 }
 
 // DefaultRetryDelay is the wait before a failed job's second attempt; the

@@ -225,3 +225,30 @@ func TestSpaceCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestProjectionRefusal runs Clobber 5x5 on a store of 4 MiB: the
+// projection from its published run refuses it before tier 0, with exit
+// code 1 and a line naming the store and the bytes needed and free, and
+// nothing written to the store or the outputs.
+func TestProjectionRefusal(t *testing.T) {
+	tmp := t.TempDir()
+	store := filepath.Join(tmp, "store")
+	mountTmpfs(t, store, 0, "size=4m")
+	out := filepath.Join(tmp, "out")
+	_, stderr, code := censusWithin(t, 60*time.Second, nil, "run", "clobber", "5x5", "--out", out, "--data", filepath.Join(tmp, "data"), noMetrics, "--store", store)
+	if code != 1 {
+		t.Fatalf("census run clobber 5x5 on a 4 MiB store: exit %d, want 1: %s", code, tail(stderr, 2000))
+	}
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	last := lines[len(lines)-1]
+	t.Log(last)
+	if m := regexp.MustCompile(`^census: census clobber 5x5: the run \(at least half the [0-9.]+ GiB peak of the published run in results/clobber-5x5\) needs about [0-9.]+ GiB of working data in (\S+), which has [0-9.]+ MiB free: free some space there and run the same command again to resume$`).FindStringSubmatch(last); m == nil || m[1] != store {
+		t.Errorf("last line %q: want the projection, the bytes needed and free, and the store %s", last, store)
+	}
+	if entries, err := os.ReadDir(store); err != nil || len(entries) != 0 {
+		t.Errorf("the refused run wrote to the store: %v %v", entries, err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "clobber-5x5")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused run made its output directory: %v", err)
+	}
+}

@@ -58,8 +58,12 @@ def piece_key(prev, k):
 POSITIONS = [0, 1, 300, (1 << 32) | 5, M - 1]
 # Pieces: (hi, lo, positions, first tier), in increasing (hi, lo) order.
 PIECES = [(0x102, 2 | 1 << 32, 1, 3), (0x102, 1 | 2 << 32, 7, 0), (0x201, 3, 1 << 40, 2), (0x202, M - 1, 1, 0)]
-# Classes: (neg hi, neg lo, sym hi, sym lo, self-negative).
-CLASSES = [(0x102, 2 | 1 << 32, 0x102, 2 | 1 << 32, 1), (0x102, 3, 0x102, 3, 0), (0x102, 3, 0x102, 3 << 32, 0), (0x202, 7, 0x202, 7, 1)]
+# Class pairs, the classes fragments of earlier versions, still read:
+# (neg hi, neg lo, sym hi, sym lo, self-negative).
+CLASS_PAIRS = [(0x102, 2 | 1 << 32, 0x102, 2 | 1 << 32, 1), (0x102, 3, 0x102, 3, 0), (0x102, 3, 0x102, 3 << 32, 0), (0x202, 7, 0x203, 7, 1)]
+# Classes: (neg hi, neg lo, flags), flags 1 self-negative, 2 the other
+# symmetric class of the negation class. The same classes as CLASS_PAIRS.
+CLASSES = [(0x102, 2 | 1 << 32, 1), (0x102, 3, 0), (0x102, 3, 2), (0x202, 7, 3)]
 
 
 def main():
@@ -72,11 +76,17 @@ def main():
     with open("golden-pieces.frag", "wb") as f:
         f.write(fragment(4, "clobber", 2, 2, 0, len(PIECES), payload))
     payload, prev = b"", (0, 0)
-    for nh, nl, sh, sl, s in CLASSES:
+    for nh, nl, sh, sl, s in CLASS_PAIRS:
         payload += piece_key(prev, (nh, nl)) + uvarint(sh) + uvarint(sl) + uvarint(s)
         prev = (nh, nl)
+    with open("golden-classpairs.frag", "wb") as f:
+        f.write(fragment(5, "clobber", 2, 2, 0, len(CLASS_PAIRS), payload))
+    payload, prev = b"", (0, 0)
+    for nh, nl, flags in CLASSES:
+        payload += piece_key(prev, (nh, nl)) + uvarint(flags)
+        prev = (nh, nl)
     with open("golden-classes.frag", "wb") as f:
-        f.write(fragment(5, "clobber", 2, 2, 0, len(CLASSES), payload))
+        f.write(fragment(7, "clobber", 2, 2, 0, len(CLASSES), payload))
 
 
 main()

@@ -143,6 +143,26 @@ func transcript(t *testing.T, s store.Store) []string {
 		list(p)
 	}
 
+	// Deleting by name: missing names are no error, bad ones are.
+	del := func(names ...string) {
+		say("delete %q %s", names, kind(s.Delete(ctx, names...)))
+		list("")
+	}
+	put("gone/1", "1")
+	put("gone/2", "2")
+	del()
+	del("gone/1", "missing", "gone/nothing/x")
+	open("gone/1")
+	open("gone/2")
+	del("gone/2", "../x")
+	del("gone/./2")
+	open("gone/2")
+
+	// Listing under directories that hold nothing, or that are blobs.
+	for _, p := range []string{"none/", "none/x", "digits/", "digits/x", "../", "a/../dir/"} {
+		list(p)
+	}
+
 	// Deleting by prefix.
 	deletePrefix("nothing")
 	deletePrefix("dir/")
@@ -171,6 +191,9 @@ func TestConformance(t *testing.T) {
 		`range "digits" @7+10 = "789"`,
 		`create "../x" error`,
 		`list "dir/" = ["dir/sub/z" "dir/x" "dir/y"] ok`,
+		`open "gone/1" = ErrNotFound`,
+		`open "gone/2" = "2"`,
+		`delete ["gone/2" "../x"] error`,
 	} {
 		if !slices.Contains(want, line) {
 			t.Fatalf("store.Dir transcript lacks %s:\n%s", line, strings.Join(want, "\n"))

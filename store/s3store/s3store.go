@@ -370,6 +370,28 @@ func (s *Store) DeletePrefix(ctx context.Context, prefix string) error {
 	if err != nil || len(keys) == 0 {
 		return err
 	}
+	return s.remove(ctx, keys, fmt.Sprintf("blobs under %q", prefix))
+}
+
+// Delete removes the named objects, in batches of up to 1000 keys per
+// request; S3 does not tell a missing key from a removed one.
+func (s *Store) Delete(ctx context.Context, names ...string) error {
+	keys := make([]string, 0, len(names))
+	for _, n := range names {
+		k, err := s.key(n)
+		if err != nil {
+			return err
+		}
+		keys = append(keys, k)
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	return s.remove(ctx, keys, fmt.Sprintf("%d blobs", len(keys)))
+}
+
+// remove deletes the objects of keys; what names them in an error.
+func (s *Store) remove(ctx context.Context, keys []string, what string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	objects := make(chan minio.ObjectInfo)
@@ -390,7 +412,7 @@ func (s *Store) DeletePrefix(ctx context.Context, prefix string) error {
 		}
 	}
 	if first == nil && ctx.Err() != nil {
-		first = fmt.Errorf("delete blobs under %q in %s: %w", prefix, s, ctx.Err())
+		first = fmt.Errorf("delete %s in %s: %w", what, s, ctx.Err())
 	}
 	return first
 }
