@@ -84,6 +84,13 @@ type Config struct {
 	// OnHeld, when set, is told once who holds the run when Start has to
 	// wait for it.
 	OnHeld func(holder runstate.Lease)
+	// TablesToOut moves each pieces table part into Out as its piece job
+	// finishes, and out of the store, rather than copying the parts at
+	// the end: the store then holds the parts of the running jobs only.
+	// For a run no coordinator on another machine can take over (census
+	// run): one that did would find the parts in neither its Out nor the
+	// store.
+	TablesToOut bool
 	// SpaceDirs are the directories that hold the run's working data (a
 	// directory store's root, the NATS server's store). Before each tier
 	// and before the reductions the run stops with a *NoSpaceError when
@@ -326,13 +333,13 @@ func reduce(ctx context.Context, cfg Config, spec jobs.Spec, reduceShards int, p
 	if err := room(batch); err != nil {
 		return pieces, classes, nil, err
 	}
-	// The pieces table's parts land in the outputs as their jobs finish,
-	// and leave the store.
+	// With TablesToOut the pieces table's parts land in the outputs as
+	// their jobs finish, and leave the store.
 	if err := beginOutputs(cfg.Out); err != nil {
 		return pieces, classes, nil, err
 	}
 	results, err := cfg.Exec.Execute(ctx, batch, cfg.forget(ctx, batch, func(r jobs.Result) error {
-		if r.Piece == nil || r.Piece.Table == nil {
+		if !cfg.TablesToOut || r.Piece == nil || r.Piece.Table == nil {
 			return nil
 		}
 		if err := placeTable(ctx, cfg.Store, *r.Piece.Table, cfg.Out); err != nil {

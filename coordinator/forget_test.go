@@ -3,6 +3,7 @@ package coordinator_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -26,6 +27,7 @@ type inspecting struct {
 	inner coordinator.Executor
 	st    store.Store
 	out   string
+	moves bool // the coordinator moves table parts to out (TablesToOut)
 
 	mu      sync.Mutex
 	deleted int // blobs seen gone once their readers were done
@@ -64,7 +66,16 @@ func (x *inspecting) Execute(ctx context.Context, batch []jobs.Job, done func(in
 				x.t.Errorf("open %s: %v", b.Name, err)
 			}
 		}
-		if r.Piece != nil && r.Piece.Table != nil {
+		if r.Piece != nil && r.Piece.Table != nil && !x.moves {
+			// Another coordinator may take the run over: the part stays.
+			rc, err := x.st.Open(ctx, r.Piece.Table.Name)
+			if err != nil {
+				x.t.Errorf("after %s: its table %s is not in the store: %v", batch[i].ID(), r.Piece.Table.Name, err)
+			} else {
+				rc.Close()
+			}
+		}
+		if r.Piece != nil && r.Piece.Table != nil && x.moves {
 			if _, err := x.st.Open(ctx, r.Piece.Table.Name); !errors.Is(err, store.ErrNotFound) {
 				x.t.Errorf("after %s: its table %s is still in the store (%v)", batch[i].ID(), r.Piece.Table.Name, err)
 			}
@@ -81,18 +92,27 @@ func (x *inspecting) Execute(ctx context.Context, batch []jobs.Job, done func(in
 // TestInputsLeaveTheStore runs a census whose tiers have several shards,
 // which compacts beside every tier: each job's inputs leave the store as
 // soon as the last job of its batch that reads them is done, each pieces
-// table part moves to the outputs as its job is done, and the outputs
-// equal those of a run that keeps everything to the end.
+// table part moves to the outputs as its job is done (with TablesToOut;
+// without, it stays in the store until the outputs are written), and the
+// outputs equal those of a run that keeps everything to the end.
 func TestInputsLeaveTheStore(t *testing.T) {
 	want, wantDir := censusCompact(t, "clobber", "3x4", "", 3, 2, 1<<62)
 	wantPieces := readPieces(t, wantDir)
-	const run = "inputs-leave"
+	for _, moves := range []bool{true, false} {
+		t.Run(fmt.Sprintf("TablesToOut=%v", moves), func(t *testing.T) {
+			inputsLeave(t, moves, want, wantPieces)
+		})
+	}
+}
+
+func inputsLeave(t *testing.T, moves bool, want *coordinator.Result, wantPieces []schema.Piece) {
+	run := fmt.Sprintf("inputs-leave-%v", moves)
 	ctx, conn, st, kv := natsRun(t, run)
 	out := filepath.Join(t.TempDir(), "out")
-	x := &inspecting{t: t, inner: &coordinator.NATS{Conn: conn, KV: kv, Run: run, Nonce: "n"}, st: st, out: out}
+	x := &inspecting{t: t, inner: &coordinator.NATS{Conn: conn, KV: kv, Run: run, Nonce: "n"}, st: st, out: out, moves: moves}
 	res, err := coordinator.Run(ctx, coordinator.Config{
 		Game: "clobber", Board: "3x4", Run: run, Shards: 3, Parallelism: 2, MemBudget: 64 << 20,
-		Store: st, StoreURL: st.Root(), KV: kv, Out: out, Version: "test", CompactMin: 1, Exec: x,
+		Store: st, StoreURL: st.Root(), KV: kv, Out: out, Version: "test", CompactMin: 1, Exec: x, TablesToOut: moves,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +125,11 @@ func TestInputsLeaveTheStore(t *testing.T) {
 	}
 	// Three shards read every blob of a tier: most jobs leave their inputs
 	// for the others, the last deletes them.
-	if x.deleted == 0 || x.kept == 0 || x.placed != len(res.Tables) {
+	placed := len(res.Tables)
+	if !moves {
+		placed = 0
+	}
+	if x.deleted == 0 || x.kept == 0 || x.placed != placed {
 		t.Errorf("saw %d inputs deleted, %d kept for a job to come, %d of %d table parts placed", x.deleted, x.kept, x.placed, len(res.Tables))
 	}
 	if len(res.Compactions) == 0 {

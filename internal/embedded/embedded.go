@@ -138,6 +138,9 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry, Positions: o.Positions,
 		Log: o.Log, Progress: o.Progress, Metrics: coordinatorMetrics(o.Registry),
 		SpaceDirs: []string{o.Data}, NoSpaceCheck: o.NoSpaceCheck, CompactMin: o.CompactMin,
+		// The run lives and dies with this process: no other coordinator
+		// takes it over.
+		TablesToOut: true,
 	}, cconn)
 }
 
