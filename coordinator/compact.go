@@ -15,8 +15,9 @@ import (
 // written since the last compaction outweigh the runs it made (and at
 // least min bytes), the next tier's batch also holds one compaction job
 // per bucket, which folds the bucket's runs and fragments into one run
-// per kind; once the batch is done, the fragments and the old runs are
-// deleted. Each compaction rewrites at most the bytes written since the
+// per kind; each compaction's inputs, the fragments and the old runs,
+// are deleted once it is done (Config.forget), and what a failed delete
+// left is swept once the batch is done. Each compaction rewrites at most the bytes written since the
 // one before it plus as many again, so the work of compacting is at most
 // about twice the bytes the tiers write, and the store holds at most about
 // twice the distinct records plus what one tier writes.
@@ -88,7 +89,8 @@ func (c *compactions) compacting(batch []jobs.Job) uint64 {
 
 // done takes in the results of tier t's batch: its tier jobs' piece
 // fragments and, when the batch compacted, the new runs, after which it
-// deletes what they replace.
+// sweeps what they replace (deleted already as each compaction finished,
+// unless a delete failed).
 func (c *compactions) done(ctx context.Context, cfg Config, t int, tiers, compacted []jobs.Result) error {
 	if len(compacted) > 0 {
 		var runs []jobs.Blob

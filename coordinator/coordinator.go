@@ -282,6 +282,8 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 		branching = float64(stats.Moves) / float64(stats.Positions)
 		// Tier t is done for good: its position fragments are read by no
 		// job again, even after a restart (which replays done-records).
+		// forget deleted them as their last readers finished; this sweeps
+		// what a failed delete, or a job's own leftovers, left under it.
 		if !cfg.KeepBlobs {
 			if err := cfg.Store.DeletePrefix(ctx, jobs.TierPrefix(cfg.Run, t)); err != nil {
 				cfg.Log.Warn("delete the fragments of a finished tier", "tier", t, "err", err)

@@ -45,10 +45,12 @@ func (x *inspecting) Execute(ctx context.Context, batch []jobs.Job, done func(in
 		defer x.mu.Unlock()
 		finished[i] = true
 		for _, b := range batch[i].Consumes() {
-			pending := slices.ContainsFunc(batch, func(j jobs.Job) bool {
-				k := slices.IndexFunc(batch, func(o jobs.Job) bool { return o.Key() == j.Key() })
-				return !finished[k] && slices.ContainsFunc(j.Consumes(), func(o jobs.Blob) bool { return o.Name == b.Name })
-			})
+			pending := false
+			for k, j := range batch {
+				if !finished[k] && slices.ContainsFunc(j.Consumes(), func(o jobs.Blob) bool { return o.Name == b.Name }) {
+					pending = true
+				}
+			}
 			rc, err := x.st.Open(ctx, b.Name)
 			switch {
 			case err == nil:

@@ -191,7 +191,7 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		w.reply(log, "term", msg.TermWithReason("run bucket missing"))
 		return
 	}
-	if _, done, err := kv.Done(opCtx, j.Key()); err == nil && done {
+	if doneElsewhere(opCtx, kv, j) {
 		w.observe(j, jobs.Result{}, OutcomeSkipped, 0)
 		w.reply(log, "ack", msg.DoubleAck(opCtx))
 		return
