@@ -1,0 +1,274 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/games/all"
+	"github.com/census-cgt/census/games/mutorere"
+	"github.com/census-cgt/census/play"
+)
+
+type playFlags struct {
+	player, against string
+	games           int
+	seed            uint64
+	start           string
+	maxMoves        int
+	maxStates       int
+	sample          bool
+	json            bool
+}
+
+func playCmd() *cobra.Command {
+	var f playFlags
+	c := &cobra.Command{
+		Use:   "play GAME BOARD",
+		Short: "Play two players against each other on a solved board and print P's win rate",
+		Long: `Play player P (--player) against player Q (--against) from the start of
+GAME on BOARD, with P on each side (Left: Black in Clobber, Amazons and Mū
+tōrere, vertical in Domineering) and each side moving first: four seats.
+A player who cannot move loses.
+
+Players: random (uniform among the legal moves); minimax-random:D (minimax
+D moves deep, every position at the horizon scored with a fresh uniform
+random number, a position whose mover cannot move scored as that mover's
+loss, ties broken uniformly; D from 0 to 4, 0 is random); perfect (a
+winning move when there is one, uniformly among them, else a drawing one,
+else any; in Mū tōrere the fastest win and the slowest loss). The perfect
+player reads every outcome from an exact solution computed in memory: a
+memoised solve of the whole board, or Mū tōrere's retrograde analysis.
+
+Where every player's move probabilities can be computed exactly, the win
+rates are exact sums over every branch of play (the minimax player's
+choices follow from its leaves' distributions, integrated exactly); this
+takes the players' probabilities at no more than --max-states states in all
+and minimax trees of at most 1024 random leaves. Otherwise --games games
+are sampled, game k in seat k mod 4 from a generator seeded with (--seed,
+k), and the rates carry 95% Wilson intervals. The output says which.
+
+GAME mutorere takes BOARD as the number of points of the star (8 is the
+game); its games can go round for ever, so a game still on after
+--max-moves moves counts as unfinished.`,
+		Example: `  census play clobber 3x4 --player minimax-random:2 --against perfect
+  census play domineering 5x5 --player minimax-random:3 --against random --games 2000 --seed 7 --json
+  census play mutorere 8 --player minimax-random:1 --against perfect --max-moves 200`,
+		Args: exactArgs(2, "GAME BOARD"),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runPlay(c.Context(), c.OutOrStdout(), f, args[0], args[1])
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.player, "player", "random", "player P: random, perfect or minimax-random:D")
+	fl.StringVar(&f.against, "against", "perfect", "player Q: random, perfect or minimax-random:D")
+	fl.IntVar(&f.games, "games", 1000, "games to sample when the rates cannot be computed exactly, spread over the four seats")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of the sampled games")
+	fl.StringVar(&f.start, "start", "", "start position as a board diagram, rows separated by '/' (default the game's standard start; not for mutorere)")
+	fl.IntVar(&f.maxMoves, "max-moves", 200, "mutorere: moves after which a game counts as unfinished")
+	fl.IntVar(&f.maxStates, "max-states", 1_000_000, "states an exact sum may visit before the rates are sampled instead")
+	fl.BoolVar(&f.sample, "sample", false, "sample games even where the rates can be computed exactly")
+	fl.BoolVar(&f.json, "json", false, "print the result as JSON")
+	return c
+}
+
+// playSeat is the result of one seat, or of all four.
+type playSeat struct {
+	Seat   string `json:"seat"`
+	PLeft  *bool  `json:"p_left,omitempty"`
+	PFirst *bool  `json:"p_first,omitempty"`
+	// PWin and QWin are exact probabilities or sampled frequencies;
+	// Unfinished likewise for loopy games.
+	PWin       float64 `json:"p_win"`
+	QWin       float64 `json:"q_win"`
+	Unfinished float64 `json:"unfinished,omitempty"`
+	// CILow and CIHigh bound PWin (95% Wilson) when sampled.
+	CILow  *float64    `json:"ci_low,omitempty"`
+	CIHigh *float64    `json:"ci_high,omitempty"`
+	Tally  *play.Tally `json:"tally,omitempty"`
+}
+
+// playResult is what census play prints.
+type playResult struct {
+	Game    string `json:"game"`
+	Board   string `json:"board"`
+	Start   string `json:"start"`
+	Player  string `json:"player"`
+	Against string `json:"against"`
+	// Method is "exact" (summed over every branch) or "sampled".
+	Method string `json:"method"`
+	// Why says why the rates were sampled.
+	Why      string     `json:"why,omitempty"`
+	Seed     *uint64    `json:"seed,omitempty"`
+	Games    int        `json:"games,omitempty"`
+	MaxMoves int        `json:"max_moves,omitempty"`
+	Seats    []playSeat `json:"seats"`
+	// All is the four seats together: the mean of their exact rates, or
+	// the pooled sampled games.
+	All playSeat `json:"all"`
+}
+
+// playSetup is a parsed census play command.
+type playSetup struct {
+	rules  play.Rules
+	oracle play.Oracle
+	start  uint64
+	diag   string
+	p, q   play.Spec
+}
+
+func parsePlay(ctx context.Context, f playFlags, gameName, board string) (*playSetup, error) {
+	p, err := play.ParseSpec(f.player)
+	if err != nil {
+		return nil, usagef("--player %s: %v", f.player, err)
+	}
+	q, err := play.ParseSpec(f.against)
+	if err != nil {
+		return nil, usagef("--against %s: %v", f.against, err)
+	}
+	if f.games < 1 {
+		return nil, usagef("--games %d: want at least 1", f.games)
+	}
+	if f.maxStates < 1 {
+		return nil, usagef("--max-states %d: want at least 1", f.maxStates)
+	}
+	if f.maxMoves < 1 {
+		return nil, usagef("--max-moves %d: want at least 1", f.maxMoves)
+	}
+	su := &playSetup{p: p, q: q}
+	if gameName == mutorereGame {
+		if f.start != "" {
+			return nil, usagef("--start %q: mutorere plays from its start only", f.start)
+		}
+		points, err := strconv.Atoi(board)
+		if err != nil || points < 4 || points > maxMutorerePoints || points%2 != 0 {
+			return nil, usagef("mutorere %s: BOARD is the number of points of the star, an even number from 4 to %d", board, maxMutorerePoints)
+		}
+		r, err := mutorere.New(points, mutorere.Classic)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		m, err := play.NewMutorere(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		su.rules, su.oracle, su.start, su.diag = m, m, m.Start(), r.String(r.Start())
+		return su, nil
+	}
+	g, err := all.New(gameName, board, f.start)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	mv, ok := g.(games.Mover)
+	if !ok {
+		return nil, usagef("%s: its moves are not split by player", gameName)
+	}
+	rules := play.NewGameRules(mv)
+	su.rules, su.oracle, su.start, su.diag = rules, play.NewSolver(rules), g.Start(), g.Format(g.Start())
+	return su, nil
+}
+
+func runPlay(ctx context.Context, w io.Writer, f playFlags, gameName, board string) error {
+	su, err := parsePlay(ctx, f, gameName, board)
+	if err != nil {
+		return err
+	}
+	res := playResult{Game: gameName, Board: board, Start: su.diag, Player: su.p.String(), Against: su.q.String()}
+	if su.rules.Loopy() {
+		res.MaxMoves = f.maxMoves
+	}
+	m := &play.Match{Rules: su.rules, P: su.p.New(su.rules, su.oracle), Q: su.q.New(su.rules, su.oracle),
+		Start: su.start, MaxMoves: res.MaxMoves}
+	exact := !f.sample
+	var exacts []play.Exact
+	if exact {
+		// The budget is shared by the four seats.
+		left := f.maxStates
+		for _, seat := range play.Seats {
+			e, err := m.Exact(seat, left)
+			if errors.Is(err, play.ErrTooCostly) {
+				exact, res.Why = false, err.Error()
+				break
+			}
+			if err != nil {
+				return fmt.Errorf("census play %s %s: %w", gameName, board, err)
+			}
+			left -= e.States
+			exacts = append(exacts, e)
+		}
+	} else {
+		res.Why = "--sample"
+	}
+	if exact {
+		res.Method = "exact"
+		for i, e := range exacts {
+			res.Seats = append(res.Seats, seatOf(play.Seats[i], e.PWins, e.QWins, e.Unfinished))
+			res.All.PWin += e.PWins / 4
+			res.All.QWin += e.QWins / 4
+			res.All.Unfinished += e.Unfinished / 4
+		}
+		res.All.Seat = "all four seats"
+	} else {
+		tallies, err := m.Sample(f.seed, f.games)
+		if err != nil {
+			return fmt.Errorf("census play %s %s: %w", gameName, board, err)
+		}
+		res.Method, res.Seed, res.Games = "sampled", &f.seed, f.games
+		var total play.Tally
+		for i, t := range tallies {
+			res.Seats = append(res.Seats, sampledSeat(seatOf(play.Seats[i], 0, 0, 0), t))
+			total.Add(t)
+		}
+		res.All = sampledSeat(playSeat{Seat: "all four seats"}, total)
+	}
+	if f.json {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	printPlay(w, res)
+	return nil
+}
+
+func seatOf(st play.Seat, pw, qw, un float64) playSeat {
+	return playSeat{Seat: st.String(), PLeft: &st.PLeft, PFirst: &st.PFirst, PWin: pw, QWin: qw, Unfinished: un}
+}
+
+// sampledSeat fills a seat's rates and interval from its tally.
+func sampledSeat(s playSeat, t play.Tally) playSeat {
+	n := float64(max(t.Games, 1))
+	s.PWin, s.QWin, s.Unfinished = float64(t.PWins)/n, float64(t.QWins)/n, float64(t.Unfinished)/n
+	lo, hi := play.Wilson(t.PWins, t.Games)
+	s.CILow, s.CIHigh, s.Tally = &lo, &hi, &t
+	return s
+}
+
+func printPlay(w io.Writer, r playResult) {
+	fmt.Fprintf(w, "%s %s from %s: P = %s against Q = %s\n", r.Game, r.Board, r.Start, r.Player, r.Against)
+	switch r.Method {
+	case "exact":
+		fmt.Fprintln(w, "exact: summed over every branch of play, nothing sampled")
+	default:
+		fmt.Fprintf(w, "sampled: %d games, seed %d, 95%% Wilson intervals (not exact: %s)\n", r.Games, *r.Seed, r.Why)
+	}
+	if r.MaxMoves > 0 {
+		fmt.Fprintf(w, "a game still on after %d moves is unfinished\n", r.MaxMoves)
+	}
+	for _, s := range append(r.Seats, r.All) {
+		line := fmt.Sprintf("  %-18s P wins %.4f", s.Seat, s.PWin)
+		if s.CILow != nil {
+			line += fmt.Sprintf(" [%.4f, %.4f] (%d of %d)", *s.CILow, *s.CIHigh, s.Tally.PWins, s.Tally.Games)
+		}
+		if r.MaxMoves > 0 {
+			line += fmt.Sprintf(", Q wins %.4f, unfinished %.4f", s.QWin, s.Unfinished)
+		}
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+}

@@ -1,0 +1,229 @@
+package play
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Seat is one of the four ways a game between P and Q is set up: P's
+// side and who moves first.
+type Seat struct {
+	// PLeft is true when P plays Left.
+	PLeft bool
+	// PFirst is true when P moves first.
+	PFirst bool
+}
+
+// Seats lists the four seats in the order a match plays them.
+var Seats = []Seat{{true, true}, {true, false}, {false, true}, {false, false}}
+
+// String is e.g. "P Left, P first".
+func (st Seat) String() string {
+	side, first := "Right", "Q first"
+	if st.PLeft {
+		side = "Left"
+	}
+	if st.PFirst {
+		first = "P first"
+	}
+	return "P " + side + ", " + first
+}
+
+// start is the state a game from pos begins in.
+func (st Seat) start(pos uint64) State { return State{Pos: pos, Left: st.PLeft == st.PFirst} }
+
+// Tally counts the games of one seat, or of a whole match.
+type Tally struct {
+	Games int `json:"games"`
+	// PWins and QWins count the games each won; Unfinished counts those
+	// that reached the move limit (only loopy games can).
+	PWins      int `json:"p_wins"`
+	QWins      int `json:"q_wins"`
+	Unfinished int `json:"unfinished,omitempty"`
+}
+
+// Add adds o to t.
+func (t *Tally) Add(o Tally) {
+	t.Games += o.Games
+	t.PWins += o.PWins
+	t.QWins += o.QWins
+	t.Unfinished += o.Unfinished
+}
+
+// Match is what a match plays: P against Q from a position.
+type Match struct {
+	Rules Rules
+	// P and Q are the players; they keep nothing from game to game but
+	// scratch space, so a game depends only on its generator.
+	P, Q Player
+	// Start is the start position (State.Pos); the seat decides the mover.
+	Start uint64
+	// MaxMoves ends a game unfinished after that many moves (0: no limit;
+	// loopy games need one).
+	MaxMoves int
+}
+
+// Sample plays games games, seat Seats[k%4] for game k, each from its own
+// generator seeded with (seed, k): a game's moves depend only on the seed
+// and its number. It returns the tally of each seat.
+func (m *Match) Sample(seed uint64, games int) ([]Tally, error) {
+	if m.Rules.Loopy() && m.MaxMoves == 0 {
+		return nil, errors.New("a loopy game needs a move limit")
+	}
+	tallies := make([]Tally, len(Seats))
+	var moves []State
+	for k := range games {
+		si := k % len(Seats)
+		seat := Seats[si]
+		rng := rand.New(rand.NewPCG(seed, uint64(k)))
+		s := seat.start(m.Start)
+		pMoves := seat.PFirst
+		t := &tallies[si]
+		t.Games++
+		for n := 0; ; n++ {
+			if m.MaxMoves > 0 && n == m.MaxMoves {
+				t.Unfinished++
+				break
+			}
+			moves = m.Rules.Moves(s, moves[:0])
+			if len(moves) == 0 {
+				// The mover cannot move and loses.
+				if pMoves {
+					t.QWins++
+				} else {
+					t.PWins++
+				}
+				break
+			}
+			pl := m.Q
+			if pMoves {
+				pl = m.P
+			}
+			s, pMoves = moves[pl.Choose(s, moves, rng)], !pMoves
+		}
+	}
+	return tallies, nil
+}
+
+// ErrTooCostly is returned by Exact when a player cannot give its move
+// probabilities exactly, or the play reaches more states than maxStates.
+var ErrTooCostly = errors.New("exact sum too costly")
+
+// Exact is the exact outcome of one seat: the probabilities that P wins,
+// that Q wins, and (loopy games) that the game is still on after MaxMoves
+// moves.
+type Exact struct {
+	PWins, QWins, Unfinished float64
+	// States is the most states play reached at one move.
+	States int
+}
+
+// Exact sums every branch of play from one seat: the probability of each
+// state after n moves follows from those after n-1 and the players' move
+// probabilities. It fails with ErrTooCostly when a player's probabilities
+// are beyond its budget or a move's states exceed maxStates. The states of
+// each move are kept in the order they are first reached, so that the sums
+// are made in the same order every time.
+func (m *Match) Exact(seat Seat, maxStates int) (Exact, error) {
+	if m.Rules.Loopy() && m.MaxMoves == 0 {
+		return Exact{}, errors.New("a loopy game needs a move limit")
+	}
+	type key struct {
+		s      State
+		pMoves bool
+	}
+	// Loopy games meet a state again and again: keep each player's
+	// probabilities.
+	type cached struct {
+		next []State
+		p    []float64
+	}
+	var cache map[key]cached
+	if m.Rules.Loopy() {
+		cache = make(map[key]cached)
+	}
+	var out Exact
+	cur := []key{{seat.start(m.Start), seat.PFirst}}
+	mass := []float64{1}
+	var moves []State
+	var p []float64
+	for n := 0; len(cur) > 0; n++ {
+		if m.MaxMoves > 0 && n == m.MaxMoves {
+			for _, w := range mass {
+				out.Unfinished += w
+			}
+			break
+		}
+		out.States = max(out.States, len(cur))
+		index := make(map[key]int, len(cur))
+		var next []key
+		var nextMass []float64
+		for c, k := range cur {
+			w := mass[c]
+			var ms []State
+			var ps []float64
+			if cv, ok := cache[k]; ok {
+				ms, ps = cv.next, cv.p
+			} else {
+				moves = m.Rules.Moves(k.s, moves[:0])
+				if len(moves) > 0 {
+					pl := m.Q
+					if k.pMoves {
+						pl = m.P
+					}
+					p = append(p[:0], make([]float64, len(moves))...)
+					if !pl.Dist(k.s, moves, p) {
+						return Exact{}, fmt.Errorf("%s after %d moves: %w", pl, n, ErrTooCostly)
+					}
+				}
+				ms, ps = moves, p
+				if cache != nil {
+					cache[k] = cached{append([]State(nil), moves...), append([]float64(nil), p[:len(moves)]...)}
+				}
+			}
+			if len(ms) == 0 {
+				if k.pMoves {
+					out.QWins += w
+				} else {
+					out.PWins += w
+				}
+				continue
+			}
+			for i, t := range ms {
+				if ps[i] == 0 {
+					continue
+				}
+				nk := key{t, !k.pMoves}
+				j, ok := index[nk]
+				if !ok {
+					if len(next) == maxStates {
+						return Exact{}, fmt.Errorf("more than %d states after %d moves: %w", maxStates, n+1, ErrTooCostly)
+					}
+					j = len(next)
+					index[nk] = j
+					next = append(next, nk)
+					nextMass = append(nextMass, 0)
+				}
+				nextMass[j] += w * ps[i]
+			}
+		}
+		cur, mass = next, nextMass
+	}
+	return out, nil
+}
+
+// Wilson is the 95% Wilson score interval of wins out of n.
+func Wilson(wins, n int) (lo, hi float64) {
+	if n == 0 {
+		return 0, 1
+	}
+	const z = 1.959963984540054
+	p := float64(wins) / float64(n)
+	nf := float64(n)
+	den := 1 + z*z/nf
+	centre := (p + z*z/(2*nf)) / den
+	half := z / den * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
+	return max(0, centre-half), min(1, centre+half)
+}
