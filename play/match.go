@@ -31,8 +31,8 @@ func (st Seat) String() string {
 	return "P " + side + ", " + first
 }
 
-// start is the state a game from pos begins in.
-func (st Seat) start(pos uint64) State { return State{Pos: pos, Left: st.PLeft == st.PFirst} }
+// Start is the state a game from pos begins in.
+func (st Seat) Start(pos uint64) State { return State{Pos: pos, Left: st.PLeft == st.PFirst} }
 
 // Tally counts the games of one seat, or of a whole match.
 type Tally struct {
@@ -78,7 +78,7 @@ func (m *Match) Sample(seed uint64, games int) ([]Tally, error) {
 		si := k % len(Seats)
 		seat := Seats[si]
 		rng := rand.New(rand.NewPCG(seed, uint64(k)))
-		s := seat.start(m.Start)
+		s := seat.Start(m.Start)
 		pMoves := seat.PFirst
 		t := &tallies[si]
 		t.Games++
@@ -145,7 +145,7 @@ func (m *Match) Exact(seat Seat, maxStates int) (Exact, error) {
 		cache = make(map[key]cached)
 	}
 	var out Exact
-	cur := []key{{seat.start(m.Start), seat.PFirst}}
+	cur := []key{{seat.Start(m.Start), seat.PFirst}}
 	mass := []float64{1}
 	var moves []State
 	var p []float64

@@ -84,6 +84,9 @@ type playSeat struct {
 	Seat   string `json:"seat"`
 	PLeft  *bool  `json:"p_left,omitempty"`
 	PFirst *bool  `json:"p_first,omitempty"`
+	// PStart is the start's outcome for P with best play from both
+	// sides: won, lost or drawn.
+	PStart string `json:"p_start,omitempty"`
 	// PWin and QWin are exact probabilities or sampled frequencies;
 	// Unfinished likewise for loopy games.
 	PWin       float64 `json:"p_win"`
@@ -209,7 +212,7 @@ func runPlay(ctx context.Context, w io.Writer, f playFlags, gameName, board stri
 	if exact {
 		res.Method = "exact"
 		for i, e := range exacts {
-			res.Seats = append(res.Seats, seatOf(play.Seats[i], e.PWins, e.QWins, e.Unfinished))
+			res.Seats = append(res.Seats, seatOf(su, play.Seats[i], e.PWins, e.QWins, e.Unfinished))
 			res.All.PWin += e.PWins / 4
 			res.All.QWin += e.QWins / 4
 			res.All.Unfinished += e.Unfinished / 4
@@ -223,7 +226,7 @@ func runPlay(ctx context.Context, w io.Writer, f playFlags, gameName, board stri
 		res.Method, res.Seed, res.Games = "sampled", &f.seed, f.games
 		var total play.Tally
 		for i, t := range tallies {
-			res.Seats = append(res.Seats, sampledSeat(seatOf(play.Seats[i], 0, 0, 0), t))
+			res.Seats = append(res.Seats, sampledSeat(seatOf(su, play.Seats[i], 0, 0, 0), t))
 			total.Add(t)
 		}
 		res.All = sampledSeat(playSeat{Seat: "all four seats"}, total)
@@ -237,9 +240,16 @@ func runPlay(ctx context.Context, w io.Writer, f playFlags, gameName, board stri
 	return nil
 }
 
-func seatOf(st play.Seat, pw, qw, un float64) playSeat {
-	return playSeat{Seat: st.String(), PLeft: &st.PLeft, PFirst: &st.PFirst, PWin: pw, QWin: qw, Unfinished: un}
+func seatOf(su *playSetup, st play.Seat, pw, qw, un float64) playSeat {
+	v := su.oracle.Outcome(st.Start(su.start))
+	if !st.PFirst {
+		v = play.Win - v // the start's verdict is the mover's, Q's
+	}
+	return playSeat{Seat: st.String(), PLeft: &st.PLeft, PFirst: &st.PFirst, PStart: verdictNames[v],
+		PWin: pw, QWin: qw, Unfinished: un}
 }
+
+var verdictNames = map[play.Verdict]string{play.Win: "won", play.Loss: "lost", play.Draw: "drawn"}
 
 // sampledSeat fills a seat's rates and interval from its tally.
 func sampledSeat(s playSeat, t play.Tally) playSeat {
