@@ -63,6 +63,70 @@ type Match struct {
 	// MaxMoves ends a game unfinished after that many moves (0: no limit;
 	// loopy games need one).
 	MaxMoves int
+	// Mobility, when not nil, gathers the mobility of P's sampled moves.
+	Mobility *Mobility
+}
+
+// Mobility measures what P's moves do to the number of moves each side
+// has: over P's moves in sampled games, the opponent's replies after the
+// move and P's own moves in the position it leaves (were P to move again),
+// each beside its mean over all of P's legal moves at that point, which is
+// what the random player gets on average.
+type Mobility struct {
+	Moves int `json:"moves"`
+	// Sums over P's moves, and of the squares of the differences chosen
+	// minus mean, for their standard errors.
+	Replies, RepliesMean float64
+	Own, OwnMean         float64
+	RepliesSq, OwnSq     float64
+}
+
+// StdErrs returns the standard errors of the mean differences, replies
+// and own moves, chosen minus mean.
+func (mb *Mobility) StdErrs() (replies, own float64) {
+	n := float64(mb.Moves)
+	if n < 2 {
+		return math.NaN(), math.NaN()
+	}
+	se := func(sum, sq float64) float64 {
+		mean := sum / n
+		return math.Sqrt(max(sq/n-mean*mean, 0) / (n - 1))
+	}
+	return se(mb.Replies-mb.RepliesMean, mb.RepliesSq), se(mb.Own-mb.OwnMean, mb.OwnSq)
+}
+
+// Means returns the mean per move of the four sums.
+func (mb *Mobility) Means() (replies, repliesMean, own, ownMean float64) {
+	n := float64(max(mb.Moves, 1))
+	return mb.Replies / n, mb.RepliesMean / n, mb.Own / n, mb.OwnMean / n
+}
+
+// add measures P's choice of moves[chosen] from s.
+func (mb *Mobility) add(r Rules, s State, moves []State, chosen int, buf []State) []State {
+	var replies, own float64
+	for i, t := range moves {
+		buf = r.Moves(t, buf[:0])
+		nr := float64(len(buf))
+		buf = r.Moves(State{Pos: t.Pos, Left: s.Left}, buf[:0])
+		no := float64(len(buf))
+		replies += nr
+		own += no
+		if i == chosen {
+			mb.Replies += nr
+			mb.Own += no
+		}
+	}
+	mb.Moves++
+	rm, om := replies/float64(len(moves)), own/float64(len(moves))
+	mb.RepliesMean += rm
+	mb.OwnMean += om
+	buf = r.Moves(moves[chosen], buf[:0])
+	d := float64(len(buf)) - rm
+	mb.RepliesSq += d * d
+	buf = r.Moves(State{Pos: moves[chosen].Pos, Left: s.Left}, buf[:0])
+	d = float64(len(buf)) - om
+	mb.OwnSq += d * d
+	return buf
 }
 
 // Sample plays games games, seat Seats[k%4] for game k, each from its own
@@ -73,7 +137,7 @@ func (m *Match) Sample(seed uint64, games int) ([]Tally, error) {
 		return nil, errors.New("a loopy game needs a move limit")
 	}
 	tallies := make([]Tally, len(Seats))
-	var moves []State
+	var moves, buf []State
 	for k := range games {
 		si := k % len(Seats)
 		seat := Seats[si]
@@ -101,7 +165,11 @@ func (m *Match) Sample(seed uint64, games int) ([]Tally, error) {
 			if pMoves {
 				pl = m.P
 			}
-			s, pMoves = moves[pl.Choose(s, moves, rng)], !pMoves
+			i := pl.Choose(s, moves, rng)
+			if pMoves && m.Mobility != nil {
+				buf = m.Mobility.add(m.Rules, s, moves, i, buf)
+			}
+			s, pMoves = moves[i], !pMoves
 		}
 	}
 	return tallies, nil

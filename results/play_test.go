@@ -38,6 +38,15 @@ type playFile struct {
 	MaxMoves                                    int `json:"max_moves"`
 	Seats                                       []playSeat
 	All                                         playSeat
+	Mobility                                    *struct {
+		Moves       int
+		Replies     float64
+		RepliesMean float64 `json:"replies_mean"`
+		Own         float64
+		OwnMean     float64 `json:"own_mean"`
+		RepliesSE   float64 `json:"replies_se"`
+		OwnSE       float64 `json:"own_se"`
+	} `json:"mobility"`
 }
 
 func playPath(game, board string, d int, against string) string {
@@ -207,6 +216,30 @@ func playTables(t *testing.T) (string, [2][]report.PlaySeries) {
 				fmt.Fprintf(&b, "| %s | %s |\n", s.Name, strings.Join(cells, " | "))
 			}
 		}
+	}
+	b.WriteString("\n#### What P's moves do to mobility against the perfect player (1,000 sampled games)\n\n" +
+		"Each cell: the opponent's replies after P's move, then P's own moves in the position it leaves, each minus its mean over P's legal moves at that point, averaged over P's moves, ± one standard error.\n\n" +
+		"| board | d = 0 (random) | d = 1 | d = 2 | d = 3 | d = 4 |\n|---|---:|---:|---:|---:|---:|\n")
+	for _, gb := range playBoards {
+		var cells []string
+		for d := 0; d <= play.MaxDepth; d++ {
+			p := filepath.Join("play", fmt.Sprintf("%s-%s-minimax-random-%d-mobility.json", gb[0], gb[1], d))
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var f playFile
+			if err := json.Unmarshal(data, &f); err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			checkPlayFile(t, p, f)
+			mb := f.Mobility
+			if f.Method != "sampled" || mb == nil || mb.Moves == 0 {
+				t.Fatalf("%s: no sampled mobility", p)
+			}
+			cells = append(cells, fmt.Sprintf("%+.2f±%.2f / %+.2f±%.2f", mb.Replies-mb.RepliesMean, mb.RepliesSE, mb.Own-mb.OwnMean, mb.OwnSE))
+		}
+		fmt.Fprintf(&b, "| %s | %s |\n", boardName(gb[0], gb[1]), strings.Join(cells, " | "))
 	}
 	b.WriteString("\n")
 	return b.String(), series

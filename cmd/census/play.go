@@ -25,6 +25,7 @@ type playFlags struct {
 	maxMoves        int
 	maxStates       int
 	sample          bool
+	mobility        bool
 	json            bool
 }
 
@@ -75,6 +76,7 @@ game); its games can go round for ever, so a game still on after
 	fl.IntVar(&f.maxMoves, "max-moves", 200, "mutorere: moves after which a game counts as unfinished")
 	fl.IntVar(&f.maxStates, "max-states", 1_000_000, "states an exact sum may visit before the rates are sampled instead")
 	fl.BoolVar(&f.sample, "sample", false, "sample games even where the rates can be computed exactly")
+	fl.BoolVar(&f.mobility, "mobility", false, "sample, and measure P's moves: the opponent's replies after them and P's own moves, beside the means over P's legal moves")
 	fl.BoolVar(&f.json, "json", false, "print the result as JSON")
 	return c
 }
@@ -116,6 +118,24 @@ type playResult struct {
 	// All is the four seats together: the mean of their exact rates, or
 	// the pooled sampled games.
 	All playSeat `json:"all"`
+	// Mobility is the mean over P's sampled moves (--mobility).
+	Mobility *playMobility `json:"mobility,omitempty"`
+}
+
+// playMobility is the mobility of P's moves in the sampled games.
+type playMobility struct {
+	Moves int `json:"moves"`
+	// Replies is the opponent's moves after P's move, RepliesMean its
+	// mean over P's legal moves; Own and OwnMean the same for P's own
+	// moves in the position P's move leaves.
+	Replies     float64 `json:"replies"`
+	RepliesMean float64 `json:"replies_mean"`
+	Own         float64 `json:"own"`
+	OwnMean     float64 `json:"own_mean"`
+	// RepliesSE and OwnSE are the standard errors of Replies - RepliesMean
+	// and Own - OwnMean.
+	RepliesSE float64 `json:"replies_se"`
+	OwnSE     float64 `json:"own_se"`
 }
 
 // playSetup is a parsed census play command.
@@ -189,7 +209,10 @@ func runPlay(ctx context.Context, w io.Writer, f playFlags, gameName, board stri
 	}
 	m := &play.Match{Rules: su.rules, P: su.p.New(su.rules, su.oracle), Q: su.q.New(su.rules, su.oracle),
 		Start: su.start, MaxMoves: res.MaxMoves}
-	exact := !f.sample
+	if f.mobility {
+		m.Mobility = &play.Mobility{}
+	}
+	exact := !f.sample && !f.mobility
 	var exacts []play.Exact
 	if exact {
 		// The budget is shared by the four seats.
@@ -208,6 +231,9 @@ func runPlay(ctx context.Context, w io.Writer, f playFlags, gameName, board stri
 		}
 	} else {
 		res.Why = "--sample"
+		if f.mobility {
+			res.Why = "--mobility"
+		}
 	}
 	if exact {
 		res.Method = "exact"
@@ -230,6 +256,11 @@ func runPlay(ctx context.Context, w io.Writer, f playFlags, gameName, board stri
 			total.Add(t)
 		}
 		res.All = sampledSeat(playSeat{Seat: "all four seats"}, total)
+		if mb := m.Mobility; mb != nil {
+			r, rm, o, om := mb.Means()
+			rse, ose := mb.StdErrs()
+			res.Mobility = &playMobility{Moves: mb.Moves, Replies: r, RepliesMean: rm, Own: o, OwnMean: om, RepliesSE: rse, OwnSE: ose}
+		}
 	}
 	if f.json {
 		enc := json.NewEncoder(w)
@@ -280,5 +311,9 @@ func printPlay(w io.Writer, r playResult) {
 			line += fmt.Sprintf(", Q wins %.4f, unfinished %.4f", s.QWin, s.Unfinished)
 		}
 		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+	if mb := r.Mobility; mb != nil {
+		fmt.Fprintf(w, "P's %d moves: the opponent's replies after them %.3f (mean over P's legal moves %.3f, difference's standard error %.3f); P's own moves after them %.3f (mean %.3f, s.e. %.3f)\n",
+			mb.Moves, mb.Replies, mb.RepliesMean, mb.RepliesSE, mb.Own, mb.OwnMean, mb.OwnSE)
 	}
 }
