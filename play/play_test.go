@@ -280,3 +280,28 @@ func TestWilson(t *testing.T) {
 		}
 	}
 }
+
+// TestMobility measures a first move of Domineering 2x3 by hand: Left
+// (vertical) has three moves, one per column. After an outer one Right
+// (horizontal) has two replies, one in each row of the other two columns,
+// and Left two moves; after the middle one Right has none and Left two.
+func TestMobility(t *testing.T) {
+	r, start := newRules(t, "domineering", "2x3")
+	s := State{start, true}
+	moves := r.Moves(s, nil)
+	if len(moves) != 3 {
+		t.Fatalf("%d moves", len(moves))
+	}
+	for i, t2 := range moves {
+		var mb Mobility
+		mb.add(r, s, moves, i, nil)
+		replies, repliesMean, own, ownMean := mb.Means()
+		wantReplies := 2.0
+		if t2.Pos&0b010010 != 0 { // the middle column
+			wantReplies = 0
+		}
+		if replies != wantReplies || math.Abs(repliesMean-4.0/3) > 1e-15 || own != 2 || ownMean != 2 {
+			t.Errorf("move %d: replies %v (mean %v), own %v (mean %v)", i, replies, repliesMean, own, ownMean)
+		}
+	}
+}
