@@ -176,7 +176,7 @@ func (m *Match) Sample(seed uint64, games int) ([]Tally, error) {
 }
 
 // ErrTooCostly is returned by Exact when a player cannot give its move
-// probabilities exactly, or the play reaches more states than maxStates.
+// probabilities exactly, or the play visits more states than maxStates.
 var ErrTooCostly = errors.New("exact sum too costly")
 
 // Exact is the exact outcome of one seat: the probabilities that P wins,
@@ -184,14 +184,15 @@ var ErrTooCostly = errors.New("exact sum too costly")
 // moves.
 type Exact struct {
 	PWins, QWins, Unfinished float64
-	// States is the most states play reached at one move.
+	// States is the number of states visited, summed over the moves (a
+	// state met after different numbers of moves counts each time).
 	States int
 }
 
 // Exact sums every branch of play from one seat: the probability of each
 // state after n moves follows from those after n-1 and the players' move
 // probabilities. It fails with ErrTooCostly when a player's probabilities
-// are beyond its budget or a move's states exceed maxStates. The states of
+// are beyond its budget or it would visit more than maxStates states. The states of
 // each move are kept in the order they are first reached, so that the sums
 // are made in the same order every time.
 func (m *Match) Exact(seat Seat, maxStates int) (Exact, error) {
@@ -224,7 +225,7 @@ func (m *Match) Exact(seat Seat, maxStates int) (Exact, error) {
 			}
 			break
 		}
-		out.States = max(out.States, len(cur))
+		out.States += len(cur)
 		index := make(map[key]int, len(cur))
 		var next []key
 		var nextMass []float64
@@ -266,8 +267,8 @@ func (m *Match) Exact(seat Seat, maxStates int) (Exact, error) {
 				nk := key{t, !k.pMoves}
 				j, ok := index[nk]
 				if !ok {
-					if len(next) == maxStates {
-						return Exact{}, fmt.Errorf("more than %d states after %d moves: %w", maxStates, n+1, ErrTooCostly)
+					if out.States+len(next) == maxStates {
+						return Exact{}, fmt.Errorf("more than %d states by %d moves: %w", maxStates, n+1, ErrTooCostly)
 					}
 					j = len(next)
 					index[nk] = j

@@ -51,8 +51,8 @@ memoised solve of the whole board, or Mū tōrere's retrograde analysis.
 Where every player's move probabilities can be computed exactly, the win
 rates are exact sums over every branch of play (the minimax player's
 choices follow from its leaves' distributions, integrated exactly); this
-takes the players' probabilities at no more than --max-states states in all
-and minimax trees of at most 1024 random leaves. Otherwise --games games
+visits at most --max-states states a seat (summed over the moves) and takes
+minimax trees of at most 1024 random leaves. Otherwise --games games
 are sampled, game k in seat k mod 4 from a generator seeded with (--seed,
 k), and the rates carry 95% Wilson intervals. The output says which.
 
@@ -74,7 +74,7 @@ game); its games can go round for ever, so a game still on after
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the sampled games")
 	fl.StringVar(&f.start, "start", "", "start position as a board diagram, rows separated by '/' (default the game's standard start; not for mutorere)")
 	fl.IntVar(&f.maxMoves, "max-moves", 200, "mutorere: moves after which a game counts as unfinished")
-	fl.IntVar(&f.maxStates, "max-states", 1_000_000, "states an exact sum may visit before the rates are sampled instead")
+	fl.IntVar(&f.maxStates, "max-states", 1_000_000, "states the exact sum of one seat may visit (summed over the moves) before the rates are sampled instead")
 	fl.BoolVar(&f.sample, "sample", false, "sample games even where the rates can be computed exactly")
 	fl.BoolVar(&f.mobility, "mobility", false, "sample, and measure P's moves: the opponent's replies after them and P's own moves, beside the means over P's legal moves")
 	fl.BoolVar(&f.json, "json", false, "print the result as JSON")
@@ -215,10 +215,8 @@ func runPlay(ctx context.Context, w io.Writer, f playFlags, gameName, board stri
 	exact := !f.sample && !f.mobility
 	var exacts []play.Exact
 	if exact {
-		// The budget is shared by the four seats.
-		left := f.maxStates
 		for _, seat := range play.Seats {
-			e, err := m.Exact(seat, left)
+			e, err := m.Exact(seat, f.maxStates)
 			if errors.Is(err, play.ErrTooCostly) {
 				exact, res.Why = false, err.Error()
 				break
@@ -226,7 +224,6 @@ func runPlay(ctx context.Context, w io.Writer, f playFlags, gameName, board stri
 			if err != nil {
 				return fmt.Errorf("census play %s %s: %w", gameName, board, err)
 			}
-			left -= e.States
 			exacts = append(exacts, e)
 		}
 	} else {
