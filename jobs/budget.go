@@ -17,8 +17,8 @@ const (
 	// classRecordBytes is a ClassRecord; it is sorted in place.
 	classRecordBytes = 24
 	// pieceCacheBytes is a slot of the cache from a piece to the
-	// representative of its orbit.
-	pieceCacheBytes = 32
+	// representative of its orbit and the positions counted for it.
+	pieceCacheBytes = 40
 	// imageBytes is a piece of an orbit gathered by a piece job (an
 	// image); it is sorted in place. orbitRowBytes is what the pieces of
 	// one orbit share.

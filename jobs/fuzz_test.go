@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -127,8 +128,43 @@ func FuzzFragmentDecode(f *testing.F) {
 			if err == nil && order != "" {
 				t.Fatalf("kind %s: read %d records without an error, but %s", k, n, order)
 			}
+			if k == KindPositions || k == KindDeadFree || k == KindInPlace {
+				fuzzBatches(t, data, k, err)
+			}
 		}
 	})
+}
+
+// fuzzBatches checks that nextKeys, which the merges read key fragments
+// with, agrees with nextKey on data: the same keys when the fragment is
+// sound, an error when nextKey finds one.
+func fuzzBatches(t *testing.T, data []byte, k Kind, keyErr error) {
+	want, _ := readBytes(data, k, (*fragReader).nextKey)
+	fr, err := newFragReader("fuzz", bytes.NewReader(data), k, Blob{})
+	if err != nil {
+		t.Fatalf("kind %s: second reader: %v", k, err)
+	}
+	var got []uint64
+	batch := make([]uint64, 3) // odd, so that batches end mid-buffer
+	for len(got) <= len(data)+10 {
+		n, err := fr.nextKeys(batch)
+		if err != nil {
+			if keyErr == nil {
+				t.Fatalf("kind %s: nextKeys fails (%v) where nextKey does not", k, err)
+			}
+			return
+		}
+		if n == 0 {
+			break
+		}
+		got = append(got, batch[:n]...)
+	}
+	if keyErr != nil {
+		t.Fatalf("kind %s: nextKeys reads %d keys without the error of nextKey (%v)", k, len(got), keyErr)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("kind %s: nextKeys reads %d keys, nextKey %d, or others", k, len(got), len(want))
+	}
 }
 
 // fuzzReadAll reads the records of fr until its end, an error, or more than

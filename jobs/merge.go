@@ -112,19 +112,140 @@ func cmpKeys(a, b uint64) int {
 // mergeUnique merges key fragments of kind k, with read buffers of reads
 // bytes in all, and calls emit once per distinct key, in order.
 func mergeUnique(ctx context.Context, st store.Store, blobs []Blob, k Kind, g games.Game, reads int64, emit func(uint64) error) error {
-	srcs, closeAll, err := sources(ctx, st, blobs, k, g, reads, (*fragReader).nextKey)
-	if err != nil {
-		return err
-	}
-	defer closeAll()
-	first, prev := true, uint64(0)
-	return mergeSorted(srcs, cmpKeys, func(key uint64) error {
-		if !first && key == prev {
-			return nil
+	var m keyMerge
+	return m.run(ctx, st, blobs, k, g, reads, emit)
+}
+
+// keyMerge merges sorted key fragments into one stream of distinct keys.
+// Keys are the records of most of a run, so it is mergeSorted made for
+// them: each fragment is decoded a batch of keys at a time, and the heap
+// of the fragments compares their keys directly. Read and Total say how
+// far it is: the records taken from the fragments so far, of Total.
+type keyMerge struct {
+	Read, Total uint64
+}
+
+// keySource is one fragment of a keyMerge and the keys decoded from it
+// and not yet taken.
+type keySource struct {
+	fr   *fragReader
+	c    io.Closer
+	keys []uint64
+	i, n int
+}
+
+// fill decodes the next batch of keys; ok is false at the fragment's end.
+func (s *keySource) fill() (ok bool, err error) {
+	s.n, err = s.fr.nextKeys(s.keys)
+	s.i = 0
+	return s.n > 0, err
+}
+
+// run merges the fragments of kind k among blobs, with read buffers of
+// reads bytes in all, and calls emit once per distinct key, in order.
+func (m *keyMerge) run(ctx context.Context, st store.Store, blobs []Blob, k Kind, g games.Game, reads int64, emit func(uint64) error) error {
+	n := 0
+	for _, b := range blobs {
+		if b.Kind == k {
+			n++
+			m.Total += b.Count
 		}
-		first, prev = false, key
-		return emit(key)
-	})
+	}
+	// A fifth of each fragment's share of the buffers holds decoded keys,
+	// the rest its bytes.
+	per := min(reads/int64(max(n, 1)), 1<<16)
+	bufSize, batch := int(per*4/5), int(max(per/5/8, 64))
+	h := make([]*keySource, 0, n)
+	defer func() {
+		for _, s := range h {
+			s.c.Close()
+		}
+	}()
+	for _, b := range blobs {
+		if b.Kind != k {
+			continue
+		}
+		fr, c, err := openFragmentSize(ctx, st, b, k, g, bufSize)
+		if err != nil {
+			return err
+		}
+		s := &keySource{fr: fr, c: c, keys: make([]uint64, batch)}
+		ok, err := s.fill()
+		if err != nil || !ok {
+			c.Close()
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		h = append(h, s)
+	}
+	// h is a heap of the fragments not yet exhausted, by their next key.
+	head := func(i int) uint64 { return h[i].keys[h[i].i] }
+	down := func(i int) {
+		for {
+			l := 2*i + 1
+			if l >= len(h) {
+				return
+			}
+			c := l
+			if r := l + 1; r < len(h) && head(r) < head(l) {
+				c = r
+			}
+			if head(i) <= head(c) {
+				return
+			}
+			h[i], h[c] = h[c], h[i]
+			i = c
+		}
+	}
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		down(i)
+	}
+	first, prev := true, uint64(0)
+	for len(h) > 0 {
+		s := h[0]
+		// Take the keys of the least fragment up to the next fragment's
+		// least key (children of the root hold the candidates) without
+		// touching the heap.
+		limit := ^uint64(0)
+		if len(h) > 1 {
+			limit = head(1)
+			if len(h) > 2 {
+				limit = min(limit, head(2))
+			}
+		}
+		for {
+			key := s.keys[s.i]
+			if key > limit {
+				break
+			}
+			m.Read++
+			if first || key != prev {
+				first, prev = false, key
+				if err := emit(key); err != nil {
+					return err
+				}
+			}
+			if s.i++; s.i == s.n {
+				ok, err := s.fill()
+				if err != nil {
+					return err
+				}
+				if !ok {
+					s.c.Close()
+					last := len(h) - 1
+					h[0] = h[last]
+					h = h[:last]
+					break
+				}
+			}
+		}
+		if len(h) > 0 {
+			down(0)
+		}
+	}
+	return nil
 }
 
 // verify reads the fragments of kind k through, checking each in full, and

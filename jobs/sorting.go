@@ -51,7 +51,9 @@ const radixBits = 11
 
 // radixSort sorts keys least significant digit first, with digits placed
 // on the bits in which the keys differ (positions pack into a few ranges
-// of bits) and none where they all agree. It returns the sorted slice,
+// of bits) and none where they all agree. The counts of every digit are
+// taken in one pass over the keys, before the first digit is placed, so
+// that each digit costs one pass, not two. It returns the sorted slice,
 // which is either keys or scratch.
 func radixSort(keys, scratch []uint64) []uint64 {
 	var or, and uint64 = 0, ^uint64(0)
@@ -59,30 +61,38 @@ func radixSort(keys, scratch []uint64) []uint64 {
 		or |= k
 		and &= k
 	}
-	varying := or ^ and
-	src, dst := keys, scratch
-	var count [1 << radixBits]int
-	const mask = 1<<radixBits - 1
-	for varying != 0 {
+	var shifts [64/radixBits + 1]uint
+	digits := 0
+	for varying := or ^ and; varying != 0; digits++ {
 		shift := uint(bits.TrailingZeros64(varying))
+		shifts[digits] = shift
 		if shift+radixBits < 64 {
 			varying &^= (1<<radixBits - 1) << shift
 		} else {
 			varying = 0
 		}
-		clear(count[:])
-		for _, k := range src {
-			count[(k>>shift)&mask]++
+	}
+	const mask = 1<<radixBits - 1
+	// The counts fit in 32 bits: no buffer of a job holds 2^32 keys.
+	counts := make([]uint32, digits<<radixBits)
+	ds := shifts[:digits]
+	for _, k := range keys {
+		for d, shift := range ds {
+			counts[d<<radixBits+int((k>>shift)&mask)]++
 		}
-		sum := 0
+	}
+	src, dst := keys, scratch
+	for d, shift := range ds {
+		count := counts[d<<radixBits : (d+1)<<radixBits]
+		var sum uint32
 		for i, c := range count {
 			count[i] = sum
 			sum += c
 		}
 		for _, k := range src {
-			d := (k >> shift) & mask
-			dst[count[d]] = k
-			count[d]++
+			b := (k >> shift) & mask
+			dst[count[b]] = k
+			count[b]++
 		}
 		src, dst = dst, src
 	}

@@ -48,6 +48,27 @@ func (s *spiller[T]) add(bucket int, v T) error {
 	return nil
 }
 
+// reserve makes room, in one allocation a bucket, for scale times the
+// records each bucket holds now and a sixteenth more, where a bucket's
+// buffer is shorter, and for no more than the spill limit in all. A job
+// that can tell early how many records it will make so saves growing its
+// buffers by doubling: a copy of the records, and fresh pages to fault
+// in, at every step.
+func (s *spiller[T]) reserve(scale float64) {
+	if s.items == 0 {
+		return
+	}
+	total := min(float64(s.items)*scale*17/16, float64(s.limit))
+	for i, b := range s.bufs {
+		n := int(total*float64(len(b))/float64(s.items)) + 64
+		if cap(b) < n {
+			nb := make([]T, len(b), n)
+			copy(nb, b)
+			s.bufs[i] = nb
+		}
+	}
+}
+
 // spill writes every non-empty bucket into one more part.
 func (s *spiller[T]) spill() error {
 	if s.items == 0 {

@@ -76,6 +76,10 @@ type tierKernel struct {
 	pcs               []games.Piece
 	succ              []uint64
 	seen              []games.PieceKey
+	// in is the merge of the input fragments; reserved says whether the
+	// spillers have made room for what the job will send them.
+	in       keyMerge
+	reserved bool
 }
 
 func newTierKernel(ctx context.Context, st store.Store, j *TierJob, g games.Game, opts Options) *tierKernel {
@@ -86,9 +90,6 @@ func newTierKernel(ctx context.Context, st store.Store, j *TierJob, g games.Game
 		group: games.StartGroup(g, !j.NoSymmetry),
 		moves: games.NewMoveStats(g.Name() == "clobber"),
 	}
-	// Few distinct pieces occur in many positions: remember their
-	// representatives.
-	k.canonPiece = newPieceCache(k.group, shares.PieceCache.records(budget, pieceCacheBytes))
 	k.next = newSpiller(ctx, st, j.NextShards, shares.Successors.records(budget, keyBytes), func(part int) string {
 		return successorBlob(j.Run, j.Tier+1, j.Shard, part)
 	}, k.keyWriter(KindPositions, j.Tier+1))
@@ -105,6 +106,12 @@ func newTierKernel(ctx context.Context, st store.Store, j *TierJob, g games.Game
 			return writePieces(w, j.header(g, KindPieces, j.Tier), sortPieces(recs))
 		})
 	k.pieceRecs.pool = pieceRecBufs
+	// Few distinct pieces occur in many positions: remember their
+	// representatives, and count them before they are sent on.
+	k.canonPiece = newPieceCache(k.group, shares.PieceCache.records(budget, pieceCacheBytes), func(c games.PieceKey, positions uint64) error {
+		rec := PieceRecord{Key: c, Positions: positions, FirstTier: int32(j.Tier)}
+		return k.pieceRecs.add(pieceBucket(c, j.ReduceShards), rec)
+	})
 	if j.Positions {
 		k.table = newPositionTable(ctx, st, j, g, k.group)
 	}
@@ -131,7 +138,7 @@ func (k *tierKernel) pieceName(kind Kind) func(part int) string {
 // checksum, checked only at its end, was not reached yet: the error then
 // names that fragment when there is one.
 func (k *tierKernel) merge() error {
-	err := mergeUnique(k.ctx, k.st, k.j.Inputs, KindPositions, k.g, k.reads, k.visit)
+	err := k.in.run(k.ctx, k.st, k.j.Inputs, KindPositions, k.g, k.reads, k.visit)
 	if errors.Is(err, ErrCorrupt) {
 		if bad := verify(k.ctx, k.st, k.j.Inputs, KindPositions, k.g); bad != nil {
 			err = bad
@@ -191,11 +198,30 @@ func (k *tierKernel) count(pos, w uint64) error {
 		if err := k.ctx.Err(); err != nil {
 			return err
 		}
+		k.reserve()
 		if k.opts.Progress != nil {
 			k.opts.Progress(k.stats.Stored)
 		}
 	}
 	return nil
+}
+
+// reserve makes room in the spillers, once a sixteenth of the input is
+// read, for what the job will send them: what they hold, scaled by the
+// positions the job will visit over those it has visited. The inputs
+// hold a position once per shard of the previous tier that reached it, so
+// the positions to come are the records left over the records read per
+// position so far.
+func (k *tierKernel) reserve() {
+	if k.reserved || k.in.Read < k.in.Total/16 {
+		return
+	}
+	k.reserved = true
+	scale := float64(k.in.Total) / float64(k.in.Read)
+	for _, s := range []*spiller[uint64]{k.next, k.deadFree, k.inPlace} {
+		s.reserve(scale)
+	}
+	k.pieceRecs.reserve(scale)
 }
 
 // pieces sends the in-place keys and the translated pieces of the
@@ -220,9 +246,7 @@ func (k *tierKernel) pieces(w uint64) (live int, err error) {
 		k.seen = append(k.seen, t)
 		// The orbit of the position holds w positions; their pieces make
 		// up the orbit of t, which the piece job spreads them over.
-		c := k.canonPiece.get(t)
-		rec := PieceRecord{Key: c, Positions: w, FirstTier: int32(j.Tier)}
-		if err := k.pieceRecs.add(pieceBucket(c, j.ReduceShards), rec); err != nil {
+		if err := k.canonPiece.add(t, w); err != nil {
 			return live, err
 		}
 	}
@@ -277,6 +301,9 @@ func (k *tierKernel) report() (*TierResult, error) {
 			return nil, err
 		}
 		res.Pieces = append(res.Pieces, blobs...)
+	}
+	if err := k.canonPiece.flush(); err != nil {
+		return nil, err
 	}
 	blobs, err := k.pieceRecs.close()
 	if err != nil {
@@ -348,44 +375,63 @@ func WriteStart(ctx context.Context, st store.Store, s Spec, shards int) (Blob, 
 	return blob, err
 }
 
-// pieceCache remembers the representatives of the orbits of pieces in a
-// direct-mapped table: a piece has one slot, chosen by a hash of its key,
-// and a piece that lands on a taken slot evicts its holder. The table
-// starts small and doubles (keeping what it holds), up to limit slots,
-// whenever the misses since it last grew outnumber its slots.
+// pieceCache remembers the representatives of the orbits of pieces, and
+// how many positions the job has found each piece in since it last sent
+// the count on, in a direct-mapped table: a piece has one slot, chosen by
+// a hash of its key, and a piece that lands on a taken slot evicts its
+// holder, whose count then goes to the spiller. Few distinct pieces occur
+// in many positions, so most pieces are counted in their slot, and the
+// job sends and sorts a record per eviction rather than one per position
+// and piece. The table starts small and doubles (keeping what it holds),
+// up to limit slots, whenever the misses since it last grew outnumber
+// its slots.
 type pieceCache struct {
 	group  games.Group
 	slots  []pieceSlot
 	shift  uint // 64 - log2(len(slots))
 	misses int
 	limit  int
+	// send takes the count of a piece's representative out of the table.
+	send func(rep games.PieceKey, positions uint64) error
 }
 
-// pieceSlot is a piece and the representative of its orbit; a slot whose
-// piece is the zero key is empty (no piece has the zero key, and get
-// never caches it).
-type pieceSlot struct{ key, rep games.PieceKey }
+// pieceSlot is a piece, the representative of its orbit and the positions
+// counted for it in the slot; a slot whose piece is the zero key is empty
+// (no piece has the zero key, and add never keeps it).
+type pieceSlot struct {
+	key, rep  games.PieceKey
+	positions uint64
+}
 
 // pieceCacheMin is the first size of a pieceCache, in slots.
 const pieceCacheMin = 1 << 12
 
-func newPieceCache(group games.Group, limit int) *pieceCache {
-	c := &pieceCache{group: group, limit: max(limit, pieceCacheMin)}
-	c.resize(pieceCacheMin)
+func newPieceCache(group games.Group, limit int, send func(rep games.PieceKey, positions uint64) error) *pieceCache {
+	c := &pieceCache{group: group, limit: max(limit, pieceCacheMin), send: send}
+	c.slots = make([]pieceSlot, pieceCacheMin)
+	c.shift = uint(64 - bits.TrailingZeros(uint(pieceCacheMin)))
 	return c
 }
 
 // resize makes the table n slots and moves the pieces it held into it.
-func (c *pieceCache) resize(n int) {
+func (c *pieceCache) resize(n int) error {
 	old := c.slots
 	c.slots = make([]pieceSlot, n)
 	c.shift = uint(64 - bits.TrailingZeros(uint(n)))
 	c.misses = 0
 	for _, s := range old {
-		if s.key != (games.PieceKey{}) {
-			*c.slot(s.key) = s
+		if s.key == (games.PieceKey{}) {
+			continue
 		}
+		d := c.slot(s.key)
+		if d.positions > 0 {
+			if err := c.send(d.rep, d.positions); err != nil {
+				return err
+			}
+		}
+		*d = s
 	}
+	return nil
 }
 
 // slot is the slot of piece k.
@@ -393,21 +439,42 @@ func (c *pieceCache) slot(k games.PieceKey) *pieceSlot {
 	return &c.slots[((k.Hi*0x9e3779b97f4a7c15)^k.Lo)*0xbf58476d1ce4e5b9>>c.shift]
 }
 
-func (c *pieceCache) get(k games.PieceKey) games.PieceKey {
-	if c.group.Size() == 1 {
-		return k
-	}
+// add counts w positions for the translated piece k.
+func (c *pieceCache) add(k games.PieceKey, w uint64) error {
 	if k == (games.PieceKey{}) {
-		return c.group.CanonPiece(k)
+		return c.send(c.group.CanonPiece(k), w)
 	}
 	s := c.slot(k)
 	if s.key == k {
-		return s.rep
+		s.positions += w
+		return nil
 	}
-	r := c.group.CanonPiece(k)
-	*s = pieceSlot{key: k, rep: r}
+	if s.positions > 0 {
+		if err := c.send(s.rep, s.positions); err != nil {
+			return err
+		}
+	}
+	r := k
+	if c.group.Size() > 1 {
+		r = c.group.CanonPiece(k)
+	}
+	*s = pieceSlot{key: k, rep: r, positions: w}
 	if c.misses++; c.misses > len(c.slots) && 2*len(c.slots) <= c.limit {
-		c.resize(2 * len(c.slots))
+		return c.resize(2 * len(c.slots))
 	}
-	return r
+	return nil
+}
+
+// flush sends every count the table holds.
+func (c *pieceCache) flush() error {
+	for i := range c.slots {
+		s := &c.slots[i]
+		if s.positions > 0 {
+			if err := c.send(s.rep, s.positions); err != nil {
+				return err
+			}
+			s.positions = 0
+		}
+	}
+	return nil
 }
