@@ -93,7 +93,8 @@ func (w *countWriter) Write(p []byte) (int, error) {
 
 // BenchmarkPieceWriterFile measures writing a whole pieces file of up to
 // 100k realistic rows with the default sizes (one batch flush, one row
-// group, the footer); one op is one file. bytes/row is the file's size.
+// group, the footer); one op is one file. bytes/row is the file's size,
+// ns/row the time a row.
 func BenchmarkPieceWriterFile(b *testing.B) {
 	for _, c := range []struct{ game, board string }{{"clobber", "4x4"}, {"amazons", "4x4"}} {
 		rows := benchPieceRows(b, c.game, c.board, 100_000)
@@ -119,6 +120,7 @@ func BenchmarkPieceWriterFile(b *testing.B) {
 			}
 			if sec := b.Elapsed().Seconds(); sec > 0 {
 				b.ReportMetric(float64(n)/sec, "rows/s")
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(n, 1)), "ns/row")
 			}
 			b.ReportMetric(float64(w.n)/float64(max(n, 1)), "bytes/row")
 		})
