@@ -59,10 +59,9 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	if err := gatherOrbits(ctx, st, j, g, group, reads, images, classes); err != nil {
 		return nil, err
 	}
-	// Every row names the game and board: the strings are made once.
-	name, board := g.Name(), g.Board().String()
+	rows := newPieceRows(g, table.pw, res)
 	write := func(r pieceRow) error {
-		if err := writePiece(g, name, board, table.pw, res, r); err != nil {
+		if err := rows.write(r); err != nil {
 			return err
 		}
 		if res.Translated%progressEvery == 0 && opts.Progress != nil {
@@ -73,6 +72,7 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	if err := images.each(g, reads, write); err != nil {
 		return nil, err
 	}
+	rows.done()
 	if res.Translated > 0 {
 		blob, err := table.commit()
 		if err != nil {
@@ -159,30 +159,57 @@ func classesOf(g games.Game, k games.PieceKey) pieceClasses {
 	return pieceClasses{Sym: sym, Neg: neg, SelfNegative: self}
 }
 
-// writePiece writes the row of one translated piece of g, named name and
-// board.
-func writePiece(g games.Game, name, board string, pw *schema.PieceWriter, res *PieceResult, r pieceRow) error {
-	k := r.Key
-	res.Translated++
+// pieceRows writes the rows of the pieces table of one piece job and
+// counts them, by size too.
+type pieceRows struct {
+	g  games.Game
+	pw *schema.PieceWriter
+	// name and board are in every row: the strings are made once.
+	name, board string
+	res         *PieceResult
+	// bySize counts the rows by size: a piece has at most 64 squares, and
+	// an array spares a map update a row.
+	bySize [65]uint64
+}
+
+func newPieceRows(g games.Game, pw *schema.PieceWriter, res *PieceResult) *pieceRows {
+	return &pieceRows{g: g, pw: pw, name: g.Name(), board: g.Board().String(), res: res}
+}
+
+// write writes the row of one translated piece.
+func (t *pieceRows) write(r pieceRow) error {
+	k, g := r.Key, t.g
+	t.res.Translated++
 	size := g.Size(k)
-	res.BySize[size]++
-	sym, neg, self := r.Sym, r.Neg, r.SelfNegative
+	if size < 0 || size >= len(t.bySize) {
+		return fmt.Errorf("%w: piece %s has size %d", ErrCorrupt, g.Picture(k), size)
+	}
+	t.bySize[size]++
 	rows, cols := k.Dims()
-	row := schema.Piece{
-		Game: name, Board: board,
+	err := t.pw.Write(schema.Piece{
+		Game: t.name, Board: t.board,
 		KeyHi: k.Hi, KeyLo: k.Lo,
 		Rows: int32(rows), Cols: int32(cols), Size: int32(size),
 		Picture:     g.Picture(k),
 		CGSuite:     g.CGSuite(k),
-		SymmetricHi: sym.Hi, SymmetricLo: sym.Lo,
-		NegationHi: neg.Hi, NegationLo: neg.Lo,
-		SelfNegative: self,
+		SymmetricHi: r.Sym.Hi, SymmetricLo: r.Sym.Lo,
+		NegationHi: r.Neg.Hi, NegationLo: r.Neg.Lo,
+		SelfNegative: r.SelfNegative,
 		Positions:    r.Positions, FirstTier: r.FirstTier,
-	}
-	if err := pw.Write(row); err != nil {
+	})
+	if err != nil {
 		return fmt.Errorf("write pieces table: %w", err)
 	}
 	return nil
+}
+
+// done adds the counts by size to the job's result.
+func (t *pieceRows) done() {
+	for size, n := range t.bySize {
+		if n > 0 {
+			t.res.BySize[size] += n
+		}
+	}
 }
 
 // runClasses counts the distinct classes of one class shard. Every

@@ -16,7 +16,7 @@ var errClosed = errors.New("writer closed")
 
 // batchWriter streams the rows of one table into a Parquet file as Arrow
 // record batches of opts.batchRows rows: what the row writers of the tables
-// (PieceWriter, PositionWriter) share. A row writer appends a row to the
+// built on Arrow (PositionWriter, StateWriter) share. A row writer appends a row to the
 // builder's fields, then calls rowDone.
 type batchWriter struct {
 	table string

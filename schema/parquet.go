@@ -20,8 +20,10 @@ import (
 
 // Default sizes of the writers.
 const (
-	// DefaultBatchRows is the number of rows a PieceWriter buffers in one
-	// Arrow record batch.
+	// DefaultBatchRows is the number of rows a writer buffers before it
+	// hands them to the Parquet writer: one Arrow record batch of the
+	// positions table, one batch of plain column slices of the pieces
+	// table.
 	DefaultBatchRows = 64 << 10
 	// DefaultRowGroupRows is the maximum number of rows of a row group of
 	// every table. 1Mi rows keeps row-group statistics useful for pruning and
@@ -32,8 +34,8 @@ const (
 
 // writeOptions are the sizes a writer works with; tests shrink them.
 type writeOptions struct {
-	// batchRows is the number of rows a PieceWriter buffers in one Arrow
-	// record batch before handing it to the Parquet writer.
+	// batchRows is the number of rows a writer buffers before handing
+	// them to the Parquet writer.
 	batchRows int
 	// rowGroupRows is the maximum number of rows of a Parquet row group.
 	rowGroupRows int64

@@ -2,115 +2,12 @@ package schema
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/parquet"
 )
-
-// PieceWriter streams rows of the pieces table into one Parquet file (a
-// pieces/part-*.parquet). It buffers DefaultBatchRows rows in an Arrow record
-// batch, hands full batches to the Parquet writer, and cuts row groups of
-// DefaultRowGroupRows rows, so memory stays bounded by one batch plus the
-// encoded pages of one row group (about 110 MB live heap at the defaults),
-// however many rows are written. Callers should write
-// rows sorted by (KeyHi, KeyLo): the key columns are delta-encoded and
-// compress best sorted. A PieceWriter is not safe for concurrent use.
-type PieceWriter struct {
-	bw *batchWriter
-
-	game, board, picture, cgsuite            *array.StringBuilder
-	keyHi, keyLo, symHi, symLo, negHi, negLo *array.Uint64Builder
-	positions                                *array.Uint64Builder
-	rows, cols, size, firstTier              *array.Int32Builder
-	selfNeg                                  *array.BooleanBuilder
-	value                                    pieceValueBuilders
-}
-
-// NewPieceWriter starts a pieces file on w. Close must be called to finish
-// the file. It returns an error when the Parquet writer cannot start.
-func NewPieceWriter(w io.Writer) (*PieceWriter, error) {
-	pw, err := newPieceWriter(w, defaultOptions)
-	if err != nil {
-		return nil, fmt.Errorf("start pieces: %w", err)
-	}
-	return pw, nil
-}
-
-// NewPieceWriterRows is NewPieceWriter with row groups of at most
-// rowGroupRows rows: the writer holds about one row group in memory (some
-// 100 bytes a row), so a job with a small memory budget asks for small
-// groups.
-func NewPieceWriterRows(w io.Writer, rowGroupRows int64) (*PieceWriter, error) {
-	pw, err := newPieceWriter(w, rowGroupOptions(rowGroupRows))
-	if err != nil {
-		return nil, fmt.Errorf("start pieces: %w", err)
-	}
-	return pw, nil
-}
-
-func newPieceWriter(w io.Writer, o writeOptions) (*PieceWriter, error) {
-	bw, err := newBatchWriter(TablePieces, piecesSchema, w, o, ColKeyHi, ColKeyLo)
-	if err != nil {
-		return nil, err
-	}
-	b := bw.b
-	return &PieceWriter{
-		bw:        bw,
-		game:      b.Field(pGame).(*array.StringBuilder),
-		board:     b.Field(pBoard).(*array.StringBuilder),
-		picture:   b.Field(pPicture).(*array.StringBuilder),
-		cgsuite:   b.Field(pCGSuite).(*array.StringBuilder),
-		keyHi:     b.Field(pKeyHi).(*array.Uint64Builder),
-		keyLo:     b.Field(pKeyLo).(*array.Uint64Builder),
-		symHi:     b.Field(pSymmetricHi).(*array.Uint64Builder),
-		symLo:     b.Field(pSymmetricLo).(*array.Uint64Builder),
-		negHi:     b.Field(pNegationHi).(*array.Uint64Builder),
-		negLo:     b.Field(pNegationLo).(*array.Uint64Builder),
-		positions: b.Field(pPositions).(*array.Uint64Builder),
-		rows:      b.Field(pRows).(*array.Int32Builder),
-		cols:      b.Field(pCols).(*array.Int32Builder),
-		size:      b.Field(pSize).(*array.Int32Builder),
-		firstTier: b.Field(pFirstTier).(*array.Int32Builder),
-		selfNeg:   b.Field(pSelfNegative).(*array.BooleanBuilder),
-		value:     newPieceValueBuilders(b),
-	}, nil
-}
-
-// Write appends one row. It returns an error when a full batch cannot be
-// written, or after Close or an earlier error; the file is then unusable.
-func (pw *PieceWriter) Write(p Piece) error {
-	if pw.bw.err != nil {
-		return pw.bw.err
-	}
-	pw.game.Append(p.Game)
-	pw.board.Append(p.Board)
-	pw.keyHi.Append(p.KeyHi)
-	pw.keyLo.Append(p.KeyLo)
-	pw.rows.Append(p.Rows)
-	pw.cols.Append(p.Cols)
-	pw.size.Append(p.Size)
-	pw.picture.Append(p.Picture)
-	pw.cgsuite.Append(p.CGSuite)
-	pw.symHi.Append(p.SymmetricHi)
-	pw.symLo.Append(p.SymmetricLo)
-	pw.negHi.Append(p.NegationHi)
-	pw.negLo.Append(p.NegationLo)
-	pw.selfNeg.Append(p.SelfNegative)
-	pw.positions.Append(p.Positions)
-	pw.firstTier.Append(p.FirstTier)
-	pw.value.append(p.PieceValue)
-	return pw.bw.rowDone()
-}
-
-// Close writes the rows still buffered and the file footer. It does not
-// close the underlying writer. It returns an error when writing fails, or
-// when the PieceWriter had already failed or been closed.
-func (pw *PieceWriter) Close() error {
-	return pw.bw.close()
-}
 
 // ReadPieces reads a whole pieces file into memory, rows in file order. The
 // result is never nil. It is meant for tests and small runs; it returns an

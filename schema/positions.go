@@ -50,8 +50,8 @@ var positionsSchema = arrow.NewSchema([]arrow.Field{
 func PositionsSchema() *arrow.Schema { return positionsSchema }
 
 // PositionWriter streams rows of the positions table into one Parquet file
-// (a positions/tier=NN/part-*.parquet). Like PieceWriter it buffers one
-// Arrow record batch and cuts row groups of a bounded number of rows, so
+// (a positions/tier=NN/part-*.parquet). Like PieceWriter it buffers a
+// batch of rows (here an Arrow record batch) and cuts row groups of a bounded number of rows, so
 // memory stays bounded however many rows are written. Callers write rows
 // sorted by Key: the key column is delta-encoded. A PositionWriter is not
 // safe for concurrent use.

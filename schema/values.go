@@ -52,40 +52,6 @@ type Values struct {
 	ValuesCapped uint64 `json:"values_capped"`
 }
 
-// pieceValueBuilders are the builders of the value columns.
-type pieceValueBuilders struct {
-	outcome, value *array.StringBuilder
-	capped         *array.BooleanBuilder
-	nodes          *array.Int32Builder
-	cost           *array.Uint64Builder
-}
-
-func newPieceValueBuilders(b *array.RecordBuilder) pieceValueBuilders {
-	return pieceValueBuilders{
-		outcome: b.Field(pOutcome).(*array.StringBuilder),
-		value:   b.Field(pValue).(*array.StringBuilder),
-		capped:  b.Field(pValueCapped).(*array.BooleanBuilder),
-		nodes:   b.Field(pValueNodes).(*array.Int32Builder),
-		cost:    b.Field(pCost).(*array.Uint64Builder),
-	}
-}
-
-func (b pieceValueBuilders) append(v PieceValue) {
-	if !v.Valued {
-		b.outcome.AppendNull()
-		b.value.AppendNull()
-		b.capped.AppendNull()
-		b.nodes.AppendNull()
-		b.cost.AppendNull()
-		return
-	}
-	b.outcome.Append(v.Outcome)
-	b.value.Append(v.Value)
-	b.capped.Append(v.ValueCapped)
-	b.nodes.Append(v.ValueNodes)
-	b.cost.Append(v.Cost)
-}
-
 // pieceValueColumns reads the value columns of a record batch.
 type pieceValueColumns struct {
 	outcome, value *array.String
