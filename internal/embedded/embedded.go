@@ -111,37 +111,67 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		if url, err = filepath.Abs(filepath.Join(o.Data, "blobs")); err != nil {
 			return nil, err
 		}
-		open = func(ctx context.Context, u string) (store.Store, error) { return store.NewDir(u) }
+		// Each job syncs what it wrote at once, when it is done, before
+		// its done-record: as durable as a sync per blob, without
+		// waiting for the disk once per blob.
+		open = func(ctx context.Context, u string) (store.Store, error) {
+			d, err := store.NewDir(u)
+			if err != nil {
+				return nil, err
+			}
+			return d.DeferSync(), nil
+		}
 	}
 	st, err := open(ctx, url)
 	if err != nil {
 		return nil, err
 	}
 
-	stopWorker, err := startWorker(ctx, srv, worker.Config{
-		Jobs: o.Workers, Log: o.Log, Metrics: workerMetrics(o.Registry),
-		AckWait: o.AckWait, RetryDelay: o.RetryDelay,
-	}, url, st)
-	if err != nil {
-		return nil, err
-	}
-	defer stopWorker()
+	// The worker starts while the coordinator sets the run up and runs
+	// its first, small, tiers itself; jobs published before the worker
+	// is ready wait in the stream. A worker that cannot start ends the
+	// run.
+	ctx, fail := context.WithCancelCause(ctx)
+	workerStarted := make(chan func(), 1)
+	go func() {
+		stop, err := startWorker(ctx, srv, worker.Config{
+			Jobs: o.Workers, Log: o.Log, Metrics: workerMetrics(o.Registry),
+			AckWait: o.AckWait, RetryDelay: o.RetryDelay,
+		}, url, st)
+		if err != nil {
+			fail(fmt.Errorf("start the worker: %w", err))
+			stop = func() {}
+		}
+		workerStarted <- stop
+	}()
+	defer func() {
+		// A worker still starting gives up once ctx ends.
+		fail(nil)
+		(<-workerStarted)()
+	}()
 
 	cconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-coordinator"})
 	if err != nil {
 		return nil, err
 	}
 	defer cconn.Close()
-	return coordinator.Start(ctx, coordinator.Config{
+	res, err := coordinator.Start(ctx, coordinator.Config{
 		Game: o.Game, Board: o.Board, Start: o.Start, Run: o.Run,
 		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget, AckWait: o.AckWait,
 		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry, Positions: o.Positions,
 		Log: o.Log, Progress: o.Progress, Metrics: coordinatorMetrics(o.Registry),
 		SpaceDirs: []string{o.Data}, NoSpaceCheck: o.NoSpaceCheck, CompactMin: o.CompactMin,
+		// The coordinator shares the machine with the workers: small
+		// tiers cost it no more than them, without a barrier each.
+		InProcessBelow: coordinator.DefaultInProcessBelow,
 		// The run lives and dies with this process: no other coordinator
 		// takes it over.
 		TablesToOut: true,
 	}, cconn)
+	if cause := context.Cause(ctx); err != nil && cause != nil && !errors.Is(cause, context.Canceled) {
+		return nil, cause
+	}
+	return res, err
 }
 
 // startWorker runs a worker of cfg on a connection of its own to srv,
