@@ -127,35 +127,21 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		return nil, err
 	}
 
-	// The worker starts while the coordinator sets the run up and runs
-	// its first, small, tiers itself; jobs published before the worker
-	// is ready wait in the stream. A worker that cannot start ends the
-	// run.
-	ctx, fail := context.WithCancelCause(ctx)
-	workerStarted := make(chan func(), 1)
-	go func() {
-		stop, err := startWorker(ctx, srv, worker.Config{
-			Jobs: o.Workers, Log: o.Log, Metrics: workerMetrics(o.Registry),
-			AckWait: o.AckWait, RetryDelay: o.RetryDelay,
-		}, url, st)
-		if err != nil {
-			fail(fmt.Errorf("start the worker: %w", err))
-			stop = func() {}
-		}
-		workerStarted <- stop
-	}()
-	defer func() {
-		// A worker still starting gives up once ctx ends.
-		fail(nil)
-		(<-workerStarted)()
-	}()
+	stopWorker, err := startWorker(ctx, srv, worker.Config{
+		Jobs: o.Workers, Log: o.Log, Metrics: workerMetrics(o.Registry),
+		AckWait: o.AckWait, RetryDelay: o.RetryDelay,
+	}, url, st)
+	if err != nil {
+		return nil, err
+	}
+	defer stopWorker()
 
 	cconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-coordinator"})
 	if err != nil {
 		return nil, err
 	}
 	defer cconn.Close()
-	res, err := coordinator.Start(ctx, coordinator.Config{
+	return coordinator.Start(ctx, coordinator.Config{
 		Game: o.Game, Board: o.Board, Start: o.Start, Run: o.Run,
 		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget, AckWait: o.AckWait,
 		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry, Positions: o.Positions,
@@ -168,10 +154,6 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		// takes it over.
 		TablesToOut: true,
 	}, cconn)
-	if cause := context.Cause(ctx); err != nil && cause != nil && !errors.Is(cause, context.Canceled) {
-		return nil, cause
-	}
-	return res, err
 }
 
 // startWorker runs a worker of cfg on a connection of its own to srv,
