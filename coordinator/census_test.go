@@ -40,6 +40,12 @@ func censusCompact(t testing.TB, game, board, start string, shards, workers int,
 	return res, out
 }
 
+// counts is s without its stage times, which differ from run to run.
+func counts(s schema.Summary) schema.Summary {
+	s.Stages = nil
+	return s
+}
+
 // near compares a share or mean to the 4 decimal places the spec gives.
 func near(got, want float64) bool { return math.Abs(got-want) < 0.00005 }
 
@@ -173,10 +179,13 @@ func TestOutputsReadBack(t *testing.T) {
 	if !reflect.DeepEqual(js, s) {
 		t.Errorf("summary.json differs from the run's summary:\n%+v\n%+v", js, s)
 	}
+	checkStages(t, js.Stages, js.Tiers)
 	ps, err := schema.ReadSummaryFile(filepath.Join(dir, schema.SummaryFile))
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The stage times are in summary.json only.
+	js.Stages = nil
 	if !reflect.DeepEqual(ps, js) {
 		t.Errorf("summary.parquet differs from summary.json:\n%+v\n%+v", ps, js)
 	}
@@ -255,5 +264,40 @@ func TestOutputsReadBack(t *testing.T) {
 	}
 	if len(m.Files) != len(parts)+3 {
 		t.Errorf("run.json lists %d files, want %d", len(m.Files), len(parts)+3)
+	}
+}
+
+// checkStages checks the stage times of a finished run of tiers tiers
+// (one job each at least) as summary.json gives them: every stage with
+// jobs took time, the tiers and the piece reduction CPU time too (a class
+// job of a small board can take less than the kernel's tick of CPU time),
+// and the outputs were written by the coordinator, not by jobs.
+func checkStages(t *testing.T, s *schema.Stages, tiers int) {
+	t.Helper()
+	if s == nil {
+		t.Fatal("summary.json has no stages")
+	}
+	for _, st := range []struct {
+		name    string
+		st      schema.StageTime
+		minJobs int
+		cpu     bool
+	}{
+		{"tiers", s.Tiers, tiers + 1, true}, // the last, empty, tier has a job too
+		{"pieces", s.Pieces, 1, true},
+		{"classes", s.Classes, 1, false},
+	} {
+		if st.st.Jobs < st.minJobs || st.st.WallSeconds <= 0 || st.st.CPUSeconds < 0 || (st.cpu && st.st.CPUSeconds == 0) {
+			t.Errorf("stage %s: %+v, want at least %d jobs and some wall time (and CPU time: %v)", st.name, st.st, st.minJobs, st.cpu)
+		}
+		if st.st.InCoordinator > st.st.Jobs {
+			t.Errorf("stage %s: %d jobs in the coordinator of %d", st.name, st.st.InCoordinator, st.st.Jobs)
+		}
+	}
+	if s.Outputs.Jobs != 0 || s.Outputs.WallSeconds <= 0 {
+		t.Errorf("stage outputs: %+v, want no jobs and some wall time", s.Outputs)
+	}
+	if s.Compactions.Jobs == 0 && (s.Compactions.WallSeconds != 0 || s.Compactions.CPUSeconds != 0) {
+		t.Errorf("stage compactions: %+v: time without jobs", s.Compactions)
 	}
 }

@@ -67,7 +67,7 @@ func TestCompactionsResume(t *testing.T) {
 				if len(res.Compactions) == 0 {
 					t.Error("the resumed run made no compactions")
 				}
-				if !reflect.DeepEqual(res.Summary, want.Summary) {
+				if !reflect.DeepEqual(counts(res.Summary), counts(want.Summary)) {
 					t.Errorf("resumed summary differs:\n%+v\n%+v", res.Summary, want.Summary)
 				}
 				if p := readPieces(t, out); !reflect.DeepEqual(p, wantPieces) {

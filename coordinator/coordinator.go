@@ -107,7 +107,18 @@ type Config struct {
 	// compactions); zero means DefaultCompactMin. A resumed run keeps the
 	// value it started with.
 	CompactMin uint64
+	// InProcessBelow runs a tier of one shard whose inputs hold fewer
+	// records than this in the coordinator's own process, without a
+	// barrier on the workers (see inProcess); zero runs every job on the
+	// workers. DefaultInProcessBelow suits a coordinator that shares its
+	// machine with its workers.
+	InProcessBelow uint64
 }
+
+// DefaultInProcessBelow is a Config.InProcessBelow: the tiers that
+// automatic sharding leaves in one shard (minShardPositions), whose jobs
+// take milliseconds.
+const DefaultInProcessBelow = minShardPositions
 
 // DefaultCompactMin is the default Config.CompactMin.
 const DefaultCompactMin = 4 << 20
@@ -157,7 +168,6 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			return nil, fmt.Errorf("clear failed jobs: %w", err)
 		}
 	}
-	reduceShards = plan.ReduceShards
 	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Store: plan.Store,
 		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions}
 	ctx, stop := context.WithCancelCause(ctx)
@@ -166,11 +176,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	tr.stop = stop
 	if n, ok := cfg.Exec.(*NATS); ok {
 		n.Waiting = tr.jobs
+		n.Fresh = !resumed
 	}
-	res, err := run(ctx, cfg, g, spec, st, reduceShards, plan.CompactMin, tr)
+	c := &census{cfg: cfg, g: g, spec: spec, st: st, resumed: resumed, reduceShards: plan.ReduceShards, tr: tr,
+		space: newSpaceBudget(cfg.spaceDirs()), pieces: newCompactions(spec, plan.ReduceShards, plan.CompactMin)}
+	res, err := c.run(ctx)
 	if err == nil {
+		tr.status.Stages = c.clock.stages()
 		tr.stage(runstate.StageOutputs, res.Summary.Tiers, res.Summary.Positions)
-		err = WriteOutputs(ctx, cfg.Store, res, cfg.Run, cfg.Version, cfg.Out)
+		err = c.writeOutputs(ctx, res)
+		tr.status.Stages = res.Summary.Stages
 	}
 	if cause := context.Cause(ctx); err != nil && errors.Is(cause, broker.ErrStoreFull) {
 		err = cause
@@ -184,143 +199,249 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	return res, err
 }
 
-func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state, reduceShards int, compactMin uint64, tr *tracker) (*Result, error) {
-	tr.stage(runstate.StageTier, 0, 0)
-	shards := cfg.shards(1)
-	space := newSpaceBudget(cfg.spaceDirs())
-	if tp, found, err := st.tierPlan(ctx, 0); err != nil {
-		return nil, err
-	} else if found {
-		shards = tp.Shards
-	} else if err := space.checkProjection(cfg.Game, g.Board().Rows, g.Board().Cols, cfg.Start); err != nil {
-		return nil, err
-	}
-	startBlob, err := jobs.WriteStart(ctx, cfg.Store, spec, shards)
-	if err != nil {
-		return nil, fmt.Errorf("write start: %w", err)
-	}
-	inputs := make([][]jobs.Blob, shards)
-	inputs[startBlob.Bucket] = []jobs.Blob{startBlob}
-	branching := float64(startMoves(g))
+// census is one run of the census as its coordinator goes through it: the
+// tiers, one batch each, then the piece and class reductions. Its methods
+// are the steps.
+type census struct {
+	cfg          Config
+	g            games.Game
+	spec         jobs.Spec
+	st           state
+	resumed      bool
+	reduceShards int
+	tr           *tracker
+	space        *spaceBudget
+	pieces       *compactions
+	clock        stageClock
 
-	var total jobs.TierStats
-	var tiers []schema.Tier
-	pieces := newCompactions(spec, reduceShards, compactMin)
-	var positions [][]jobs.Blob
+	// The tier loop's state: the next tier's input fragments by shard,
+	// its shards and the moves per position of the tier before.
+	inputs    [][]jobs.Blob
+	shards    int
+	branching float64
+	total     jobs.TierStats
+	tiers     []schema.Tier
+	positions [][]jobs.Blob
+}
+
+// run runs the tiers and the reductions and returns the run's result.
+func (c *census) run(ctx context.Context) (*Result, error) {
+	c.clock.begin()
+	c.tr.stage(runstate.StageTier, 0, 0)
+	if err := c.start(ctx); err != nil {
+		return nil, err
+	}
 	for t := 0; ; t++ {
-		// The successor records routed to this tier bound its size.
-		var incoming uint64
-		for _, in := range inputs {
-			for _, b := range in {
-				incoming += b.Count
-			}
-		}
-		nextShards := cfg.shards(uint64(float64(incoming) * max(branching, 1)))
-		if tp, found, err := st.tierPlan(ctx, t); err != nil {
-			return nil, err
-		} else if found && tp.Shards == shards {
-			nextShards = tp.NextShards
-		} else if err := st.putTierPlan(ctx, t, TierPlan{Shards: shards, NextShards: nextShards}); err != nil {
-			return nil, err
-		}
-		batch := make([]jobs.Job, shards)
-		for s := range batch {
-			batch[s] = jobs.Job{Tier: &jobs.TierJob{Spec: spec, Tier: t, Shard: s, Shards: shards,
-				NextShards: nextShards, ReduceShards: reduceShards, Inputs: inputs[s]}}
-		}
-		// The piece fragments of the tiers before, when due, are compacted
-		// while this tier's jobs run. They go first: a compaction is one
-		// long job per reduce bucket, which at the end of the batch would
-		// keep it waiting.
-		compact := pieces.due(t)
-		batch = append(compact, batch...)
-		if err := checkRoom(ctx, st, space, batch, func() error { return space.checkTier(t, incoming, pieces.compacting(compact)) }); err != nil {
-			return nil, err
-		}
-		results, err := cfg.Exec.Execute(ctx, batch, cfg.forget(ctx, batch, nil))
+		more, err := c.tier(ctx, t)
 		if err != nil {
-			return nil, fmt.Errorf("tier %d: %w", t, err)
-		}
-		compacted, results := results[:len(compact)], results[len(compact):]
-		var stats jobs.TierStats
-		var parts []jobs.Blob
-		var written uint64
-		next := make([][]jobs.Blob, nextShards)
-		for _, r := range results {
-			tr := r.Tier
-			stats.Add(tr.Stats)
-			for _, b := range tr.Next {
-				next[b.Bucket] = append(next[b.Bucket], b)
-			}
-			written += blobBytes(tr.Next) + blobBytes(tr.Pieces)
-			if tr.Table != nil {
-				parts = append(parts, *tr.Table)
-				written += uint64(tr.Table.Size)
-			}
-		}
-		space.learn(incoming, written)
-		if err := pieces.done(ctx, cfg, t, results, compacted); err != nil {
 			return nil, err
 		}
-		if stats.Positions == 0 {
+		if !more {
 			break
 		}
-		if spec.Positions {
-			var rows uint64
-			for _, b := range parts {
-				rows += b.Count
-			}
-			if rows != stats.Positions {
-				return nil, fmt.Errorf("tier %d: positions table parts hold %d rows for %d positions", t, rows, stats.Positions)
-			}
-			positions = append(positions, parts)
-		}
-		total.Add(stats)
-		tiers = append(tiers, tierRow(g, t, stats))
-		cfg.Log.Info("tier done", "tier", t, "positions", stats.Positions, "stored", stats.Stored, "moves", stats.Moves, "shards", shards)
-		tr.stage(runstate.StageTier, t+1, total.Positions)
-		branching = float64(stats.Moves) / float64(stats.Positions)
-		// Tier t is done for good: its position fragments are read by no
-		// job again, even after a restart (which replays done-records).
-		// forget deleted them as their last readers finished; this sweeps
-		// what a failed delete, or a job's own leftovers, left under it.
-		if !cfg.KeepBlobs {
-			if err := cfg.Store.DeletePrefix(ctx, jobs.TierPrefix(cfg.Run, t)); err != nil {
-				cfg.Log.Warn("delete the fragments of a finished tier", "tier", t, "err", err)
-			}
-		}
-		inputs, shards = next, nextShards
-		// What the store holds now: the next tier's inputs, every piece
-		// record so far and the positions parts.
-		inUse := blobBytes(pieces.blobs())
-		for _, in := range inputs {
-			inUse += blobBytes(in)
-		}
-		for _, ps := range positions {
-			inUse += blobBytes(ps)
-		}
-		tr.storeBytes(inUse)
 	}
-
-	tr.stage(runstate.StagePieces, len(tiers), total.Positions)
-	room := func(batch []jobs.Job) error {
-		return checkRoom(ctx, st, space, batch, func() error {
-			return space.check("the piece reduction", pieceReductionBytes(pieces.blobs(), games.StartGroup(g, !spec.NoSymmetry).Size()))
-		})
-	}
-	counts, classes, tables, err := reduce(ctx, cfg, spec, reduceShards, pieces.blobs(), room, func() {
-		tr.stage(runstate.StageClasses, len(tiers), total.Positions)
-	})
+	c.clock.tiersDone()
+	counts, classes, tables, err := c.reduce(ctx)
 	if err != nil {
 		return nil, err
 	}
-	sum := summarize(g, tiers, total, counts, classes)
-	return &Result{Summary: sum, Tiers: tiers, Tables: tables, Positions: positions, Compactions: pieces.made}, nil
+	sum := summarize(c.g, c.tiers, c.total, counts, classes)
+	return &Result{Summary: sum, Tiers: c.tiers, Tables: tables, Positions: c.positions, Compactions: c.pieces.made}, nil
+}
+
+// start writes the start position, the input of tier 0, checking first
+// that a fresh run of a board with a published census fits.
+func (c *census) start(ctx context.Context) error {
+	c.shards = c.cfg.shards(1)
+	if tp, found, err := c.tierPlan(ctx, 0); err != nil {
+		return err
+	} else if found {
+		c.shards = tp.Shards
+	} else if err := c.space.checkProjection(c.cfg.Game, c.g.Board().Rows, c.g.Board().Cols, c.cfg.Start); err != nil {
+		return err
+	}
+	startBlob, err := jobs.WriteStart(ctx, c.cfg.Store, c.spec, c.shards)
+	if err != nil {
+		return fmt.Errorf("write start: %w", err)
+	}
+	c.inputs = make([][]jobs.Blob, c.shards)
+	c.inputs[startBlob.Bucket] = []jobs.Blob{startBlob}
+	c.branching = float64(startMoves(c.g))
+	return nil
+}
+
+// tierPlan reads the plan of tier t, which only a resumed run can have.
+func (c *census) tierPlan(ctx context.Context, t int) (TierPlan, bool, error) {
+	if !c.resumed {
+		return TierPlan{}, false, nil
+	}
+	return c.st.tierPlan(ctx, t)
+}
+
+// tier runs tier t's batch, with the compactions due beside it, and takes
+// in its results; false when the tier was empty: the tiers are done.
+func (c *census) tier(ctx context.Context, t int) (bool, error) {
+	// The successor records routed to this tier bound its size.
+	var incoming uint64
+	for _, in := range c.inputs {
+		for _, b := range in {
+			incoming += b.Count
+		}
+	}
+	nextShards := c.cfg.shards(uint64(float64(incoming) * max(c.branching, 1)))
+	if tp, found, err := c.tierPlan(ctx, t); err != nil {
+		return false, err
+	} else if found && tp.Shards == c.shards {
+		nextShards = tp.NextShards
+	} else if err := c.st.putTierPlan(ctx, t, TierPlan{Shards: c.shards, NextShards: nextShards}); err != nil {
+		return false, err
+	}
+	batch := make([]jobs.Job, c.shards)
+	for s := range batch {
+		batch[s] = jobs.Job{Tier: &jobs.TierJob{Spec: c.spec, Tier: t, Shard: s, Shards: c.shards,
+			NextShards: nextShards, ReduceShards: c.reduceShards, Inputs: c.inputs[s]}}
+	}
+	// The piece fragments of the tiers before, when due, are compacted
+	// while this tier's jobs run. They go first: a compaction is one
+	// long job per reduce bucket, which at the end of the batch would
+	// keep it waiting.
+	compact := c.pieces.due(t)
+	batch = append(compact, batch...)
+	if err := c.checkRoom(ctx, batch, func() error { return c.space.checkTier(t, incoming, c.pieces.compacting(compact)) }); err != nil {
+		return false, err
+	}
+	exec := c.executor(len(compact) == 0 && c.shards == 1 && incoming < c.cfg.InProcessBelow)
+	began := time.Now()
+	var compacted time.Time
+	results, err := exec.Execute(ctx, batch, c.cfg.forget(ctx, batch, func(r jobs.Result) error {
+		if r.Compact != nil {
+			compacted = time.Now()
+		}
+		return nil
+	}))
+	if err != nil {
+		return false, fmt.Errorf("tier %d: %w", t, err)
+	}
+	compactions, results := results[:len(compact)], results[len(compact):]
+	c.clock.add(&c.clock.s.Compactions, compactions)
+	c.clock.add(&c.clock.s.Tiers, results)
+	if x, ok := exec.(*inProcess); ok {
+		c.clock.s.Tiers.InCoordinator += x.ran
+	}
+	if len(compact) > 0 {
+		c.clock.s.Compactions.WallSeconds += compacted.Sub(began).Seconds()
+	}
+	return c.tierDone(ctx, t, nextShards, incoming, results, compactions)
+}
+
+// tierDone takes in the results of tier t's batch: the next tier's
+// inputs, the counts, the piece fragments and the positions table parts;
+// false when the tier was empty.
+func (c *census) tierDone(ctx context.Context, t, nextShards int, incoming uint64, results, compacted []jobs.Result) (bool, error) {
+	var stats jobs.TierStats
+	var parts []jobs.Blob
+	var written uint64
+	next := make([][]jobs.Blob, nextShards)
+	for _, r := range results {
+		tr := r.Tier
+		stats.Add(tr.Stats)
+		for _, b := range tr.Next {
+			next[b.Bucket] = append(next[b.Bucket], b)
+		}
+		written += blobBytes(tr.Next) + blobBytes(tr.Pieces)
+		if tr.Table != nil {
+			parts = append(parts, *tr.Table)
+			written += uint64(tr.Table.Size)
+		}
+	}
+	c.space.learn(incoming, written)
+	if err := c.pieces.done(ctx, c.cfg, t, results, compacted); err != nil {
+		return false, err
+	}
+	if stats.Positions == 0 {
+		return false, nil
+	}
+	if c.spec.Positions {
+		var rows uint64
+		for _, b := range parts {
+			rows += b.Count
+		}
+		if rows != stats.Positions {
+			return false, fmt.Errorf("tier %d: positions table parts hold %d rows for %d positions", t, rows, stats.Positions)
+		}
+		c.positions = append(c.positions, parts)
+	}
+	c.total.Add(stats)
+	c.tiers = append(c.tiers, tierRow(c.g, t, stats))
+	c.cfg.Log.Info("tier done", "tier", t, "positions", stats.Positions, "stored", stats.Stored, "moves", stats.Moves, "shards", c.shards)
+	c.branching = float64(stats.Moves) / float64(stats.Positions)
+	// Tier t is done for good: its position fragments are read by no
+	// job again, even after a restart (which replays done-records).
+	// forget deleted them as their last readers finished; this sweeps
+	// what a failed delete, or a job's own leftovers, left under it.
+	if !c.cfg.KeepBlobs {
+		if err := c.cfg.Store.DeletePrefix(ctx, jobs.TierPrefix(c.cfg.Run, t)); err != nil {
+			c.cfg.Log.Warn("delete the fragments of a finished tier", "tier", t, "err", err)
+		}
+	}
+	c.inputs, c.shards = next, nextShards
+	// What the store holds now: the next tier's inputs, every piece
+	// record so far and the positions parts.
+	inUse := blobBytes(c.pieces.blobs())
+	for _, in := range c.inputs {
+		inUse += blobBytes(in)
+	}
+	for _, ps := range c.positions {
+		inUse += blobBytes(ps)
+	}
+	c.tr.tierDone(t+1, c.total.Positions, inUse, c.clock.stages())
+	return true, nil
+}
+
+// executor is the executor of a batch: the coordinator itself for a
+// small one (see inProcess), else the workers.
+func (c *census) executor(small bool) Executor {
+	if !small {
+		return c.cfg.Exec
+	}
+	return &inProcess{st: c.cfg.Store, run: c.cfg.Run, state: c.st, resumed: c.resumed, log: c.cfg.Log, workers: c.cfg.Exec}
+}
+
+// checkRoom runs check before a batch that no earlier start of the run
+// has begun.
+func (c *census) checkRoom(ctx context.Context, batch []jobs.Job, check func() error) error {
+	return checkRoom(ctx, c.st, c.resumed, c.space, batch, check)
+}
+
+// reduce runs the piece reduction, then the class reduction.
+func (c *census) reduce(ctx context.Context) (jobs.PieceResult, jobs.ClassResult, []jobs.Blob, error) {
+	c.tr.stage(runstate.StagePieces, len(c.tiers), c.total.Positions)
+	room := func(batch []jobs.Job) error {
+		return c.checkRoom(ctx, batch, func() error {
+			return c.space.check("the piece reduction", pieceReductionBytes(c.pieces.blobs(), games.StartGroup(c.g, !c.spec.NoSymmetry).Size()))
+		})
+	}
+	return reduce(ctx, c.cfg, c.spec, c.reduceShards, c.pieces.blobs(), room, &c.clock, func() {
+		c.tr.status.Stages = c.clock.stages()
+		c.tr.stage(runstate.StageClasses, len(c.tiers), c.total.Positions)
+	})
+}
+
+// writeOutputs writes the outputs, recording the time it took in the
+// summary before summary.json is written.
+func (c *census) writeOutputs(ctx context.Context, res *Result) error {
+	return c.clock.outputs(func(done func()) error {
+		return writeOutputs(ctx, c.cfg.Store, res, c.cfg.Run, c.cfg.Version, c.cfg.Out, func() {
+			done()
+			res.Summary.Stages = c.clock.stages()
+		})
+	})
 }
 
 // reduce runs the piece jobs, once room accepts their batch, then, after
-// telling classesBegin, the class jobs, and adds up what they counted.
-func reduce(ctx context.Context, cfg Config, spec jobs.Spec, reduceShards int, pieceBlobs []jobs.Blob, room func([]jobs.Job) error, classesBegin func()) (jobs.PieceResult, jobs.ClassResult, []jobs.Blob, error) {
+// telling classesBegin, the class jobs, and adds up what they counted and
+// what they cost into clock.
+func reduce(ctx context.Context, cfg Config, spec jobs.Spec, reduceShards int, pieceBlobs []jobs.Blob, room func([]jobs.Job) error, clock *stageClock, classesBegin func()) (jobs.PieceResult, jobs.ClassResult, []jobs.Blob, error) {
 	var pieces jobs.PieceResult
 	var classes jobs.ClassResult
 	byBucket := make([][]jobs.Blob, reduceShards)
@@ -340,6 +461,7 @@ func reduce(ctx context.Context, cfg Config, spec jobs.Spec, reduceShards int, p
 	if err := beginOutputs(cfg.Out); err != nil {
 		return pieces, classes, nil, err
 	}
+	began := time.Now()
 	results, err := cfg.Exec.Execute(ctx, batch, cfg.forget(ctx, batch, func(r jobs.Result) error {
 		if !cfg.TablesToOut || r.Piece == nil || r.Piece.Table == nil {
 			return nil
@@ -371,7 +493,10 @@ func reduce(ctx context.Context, cfg Config, spec jobs.Spec, reduceShards int, p
 			classInputs[b.Bucket] = append(classInputs[b.Bucket], b)
 		}
 	}
+	clock.add(&clock.s.Pieces, results)
+	clock.s.Pieces.WallSeconds = time.Since(began).Seconds()
 	classesBegin()
+	began = time.Now()
 	batch = make([]jobs.Job, classShards)
 	for c := range batch {
 		batch[c] = jobs.Job{Class: &jobs.ClassJob{Spec: spec, Bucket: c, Inputs: classInputs[c]}}
@@ -379,6 +504,8 @@ func reduce(ctx context.Context, cfg Config, spec jobs.Spec, reduceShards int, p
 	if results, err = cfg.Exec.Execute(ctx, batch, cfg.forget(ctx, batch, nil)); err != nil {
 		return pieces, classes, nil, fmt.Errorf("classes: %w", err)
 	}
+	clock.add(&clock.s.Classes, results)
+	clock.s.Classes.WallSeconds = time.Since(began).Seconds()
 	for _, r := range results {
 		classes.Symmetric += r.Class.Symmetric
 		classes.Negation += r.Class.Negation

@@ -36,6 +36,15 @@ type NATS struct {
 	// about how many are running (from the workers' consumer, which all
 	// runs share).
 	Waiting func(done, running, total int)
+	// Fresh says that no job of the run was published before: the bucket
+	// holds no records of it, and a batch is published without reading
+	// them first.
+	Fresh bool
+
+	// watcher follows the bucket's job records from the first batch on,
+	// so that a batch does not wait for a watch of its own to start; nil
+	// until then, or while none runs.
+	watcher *runstate.Watcher
 }
 
 var _ Executor = (*NATS)(nil)
@@ -48,16 +57,17 @@ func (n *NATS) Execute(ctx context.Context, batch []jobs.Job, done func(int, job
 	b.done = done
 	// Watch before listing and publishing, so no record slips between.
 	b.watch(ctx)
-	defer b.stopWatch()
 	if dead, err := n.watchDeadLetters(ctx); err != nil {
 		b.log.Warn("watch dead letters", "err", err)
 	} else {
 		defer dead.Unsubscribe()
 	}
-	if err := b.relist(ctx); fatal(err) {
-		return nil, err
-	} else if err != nil {
-		b.log.Warn("list run bucket", "err", err)
+	if !n.Fresh {
+		if err := b.relist(ctx); fatal(err) {
+			return nil, err
+		} else if err != nil {
+			b.log.Warn("list run bucket", "err", err)
+		}
 	}
 	if err := n.publish(ctx, batch, b.have); err != nil {
 		return nil, err
@@ -79,9 +89,6 @@ type barrier struct {
 	have    []bool
 	left    int
 	done    func(int, jobs.Result) error
-	// watcher is nil while no watch runs: the periodic re-list alone
-	// would do, so a watch that cannot start is tried again later.
-	watcher *runstate.Watcher
 }
 
 func (n *NATS) newBarrier(batch []jobs.Job) *barrier {
@@ -101,29 +108,37 @@ func (n *NATS) newBarrier(batch []jobs.Job) *barrier {
 	return b
 }
 
-// watch starts following the bucket's job records.
+// watch starts following the bucket's job records, unless a watch of an
+// earlier batch still runs: it ends with ctx, the run's. Records of the
+// jobs of other batches are passed over. While no watch runs the periodic
+// re-list alone would do, so a watch that cannot start is tried again
+// later.
 func (b *barrier) watch(ctx context.Context) {
+	if b.n.watcher != nil {
+		return
+	}
 	w, err := b.bucket.WatchRecords(ctx)
 	if err != nil {
 		b.log.Warn("watch run bucket", "err", err)
-		b.watcher = nil
 		return
 	}
-	b.watcher = w
+	b.n.watcher = w
+	context.AfterFunc(ctx, func() { w.Stop() })
 }
 
 func (b *barrier) stopWatch() {
-	if b.watcher != nil {
-		b.watcher.Stop()
+	if b.n.watcher != nil {
+		b.n.watcher.Stop()
+		b.n.watcher = nil
 	}
 }
 
 // records is the watch's channel, nil (never ready) while none runs.
 func (b *barrier) records() <-chan runstate.Record {
-	if b.watcher == nil {
+	if b.n.watcher == nil {
 		return nil
 	}
-	return b.watcher.Records()
+	return b.n.watcher.Records()
 }
 
 // take counts a record of a job of the batch; a failed-record fails the
@@ -219,9 +234,7 @@ func (b *barrier) wait(ctx context.Context) error {
 				return err
 			}
 		case <-ticker.C:
-			if b.watcher == nil {
-				b.watch(ctx)
-			}
+			b.watch(ctx)
 			running = b.n.ackPending(ctx)
 			if err := b.relist(ctx); err != nil {
 				if fatal(err) {

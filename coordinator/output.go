@@ -29,6 +29,13 @@ func OutputDir(out, game, board string) string {
 // and positions are removed too, so that no part of another run is left
 // beside this one's.
 func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version, dir string) error {
+	return writeOutputs(ctx, st, res, run, version, dir, func() {})
+}
+
+// writeOutputs is WriteOutputs, calling tables once every table but
+// summary.json and run.json is written, so that the time the tables took
+// can go into summary.json.
+func writeOutputs(ctx context.Context, st store.Store, res *Result, run, version, dir string, tables func()) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create output directory: %w", err)
 	}
@@ -100,6 +107,7 @@ func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version
 	if err := write(schema.SummaryFile, func(w io.Writer) error { return schema.WriteSummary(w, res.Summary) }); err != nil {
 		return err
 	}
+	tables()
 	if err := write(schema.SummaryJSONFile, func(w io.Writer) error { return writeJSON(w, res.Summary) }); err != nil {
 		return err
 	}

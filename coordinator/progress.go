@@ -8,6 +8,7 @@ import (
 
 	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/runstate"
+	"github.com/census-cgt/census/schema"
 )
 
 // Progress is how far a run has come.
@@ -31,6 +32,10 @@ type Progress struct {
 	// StoreBytes is the bytes the run's working data takes in the store
 	// after the last finished tier.
 	StoreBytes uint64
+	// Rate is the positions of the finished tiers per second of the
+	// tiers' wall time (of this start of the run); zero before the first
+	// tier is done.
+	Rate float64
 }
 
 // tracker follows a run and tells the status record, the metrics and the
@@ -61,10 +66,12 @@ func (t *tracker) stage(stage string, tier int, positions uint64) {
 	t.tell(true)
 }
 
-// storeBytes records the bytes of the run's working data in the store.
-func (t *tracker) storeBytes(n uint64) {
-	t.p.StoreBytes, t.status.StoreBytes = n, n
-	t.tell(true)
+// tierDone records a finished tier: the tiers done, their positions, the
+// bytes of the run's working data in the store and the stage times so far.
+func (t *tracker) tierDone(tiers int, positions, storeBytes uint64, stages *schema.Stages) {
+	t.p.StoreBytes, t.status.StoreBytes, t.status.Stages = storeBytes, storeBytes, stages
+	t.p.Rate = float64(positions) / max(time.Since(t.began).Seconds(), 1e-3)
+	t.stage(runstate.StageTier, tiers, positions)
 }
 
 // jobs records how many jobs of the current batch are done.

@@ -208,10 +208,13 @@ func (s state) begun(ctx context.Context, batch []jobs.Job) (bool, error) {
 }
 
 // checkRoom runs check before a batch that no earlier start of the run has
-// begun.
-func checkRoom(ctx context.Context, st state, b *spaceBudget, batch []jobs.Job, check func() error) error {
+// begun; in a run that is not resumed, none has.
+func checkRoom(ctx context.Context, st state, resumed bool, b *spaceBudget, batch []jobs.Job, check func() error) error {
 	if len(b.dirs) == 0 {
 		return nil
+	}
+	if !resumed {
+		return check()
 	}
 	begun, err := st.begun(ctx, batch)
 	if err != nil || begun {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/census-cgt/census/jobs"
 	"github.com/census-cgt/census/runstate"
 )
 
@@ -104,4 +105,18 @@ func clash(run string, old, p Plan) error {
 // a restarted run gives those jobs another chance.
 func (s state) clearFailures(ctx context.Context) error {
 	return try(ctx, s.b.ClearFailures)
+}
+
+// done reads the done-record of the job with key; false when it has none.
+func (s state) done(ctx context.Context, key string) (r jobs.Result, found bool, err error) {
+	err = try(ctx, func(ctx context.Context) error {
+		r, found, err = s.b.Done(ctx, key)
+		return err
+	})
+	return r, found, err
+}
+
+// putDone records the job with key done with r.
+func (s state) putDone(ctx context.Context, key string, r jobs.Result) error {
+	return try(ctx, func(ctx context.Context) error { return s.b.PutDone(ctx, key, r) })
 }

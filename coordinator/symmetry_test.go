@@ -32,7 +32,7 @@ func plainAndReduced(t *testing.T, game string, rows, cols int) {
 		}
 		sums[i], pieces[i] = res.Summary, readPieces(t, out)
 	}
-	if !reflect.DeepEqual(sums[0], sums[1]) {
+	if !reflect.DeepEqual(counts(sums[0]), counts(sums[1])) {
 		t.Errorf("summary with symmetry reduction differs from the plain enumeration:\n%+v\n%+v", sums[0], sums[1])
 	}
 	if !reflect.DeepEqual(pieces[0], pieces[1]) {

@@ -64,6 +64,17 @@ type Result struct {
 	Class   *ClassResult   `json:"class,omitempty"`
 	Value   *ValueResult   `json:"value,omitempty"`
 	Compact *CompactResult `json:"compact,omitempty"`
+	// Cost is what running the job took, as the one that ran it measured
+	// it; nil in the records of a census before it was kept.
+	Cost *Cost `json:"cost,omitempty"`
+}
+
+// Cost is the time a job took: its wall time, and the CPU time (user and
+// system) of the thread that ran it (see internal/cpuclock), in
+// nanoseconds.
+type Cost struct {
+	WallNS int64 `json:"wall_ns"`
+	CPUNS  int64 `json:"cpu_ns"`
 }
 
 // ID names a job within its run, e.g. "tier-0003-shard-00012".

@@ -28,6 +28,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/census-cgt/census/jobs"
+	"github.com/census-cgt/census/schema"
 )
 
 // Key names. Records of jobs are the prefix followed by the job's key.
@@ -78,9 +79,12 @@ type Status struct {
 	Positions uint64 `json:"positions"`
 	// StoreBytes is the bytes the run's working data takes in the store
 	// after the last finished tier.
-	StoreBytes uint64    `json:"store_bytes,omitempty"`
-	Error      string    `json:"error,omitempty"`
-	Updated    time.Time `json:"updated"`
+	StoreBytes uint64 `json:"store_bytes,omitempty"`
+	// Stages is where the run's time went so far, as summary.json says
+	// at its end; the wall times are of this start of the run.
+	Stages  *schema.Stages `json:"stages,omitempty"`
+	Error   string         `json:"error,omitempty"`
+	Updated time.Time      `json:"updated"`
 }
 
 // Status states.

@@ -42,6 +42,10 @@ type Summary struct {
 	MovedPieceFraction           *float64       `json:"moved_piece_fraction,omitempty"`
 	MovedPieceFractionAfterSplit *float64       `json:"moved_piece_fraction_after_split,omitempty"`
 
+	// Stages says where the run's time went (summary.json only); nil in
+	// the summaries of censuses before it was kept.
+	Stages *Stages `json:"stages,omitempty"`
+
 	// Values holds the counts of the values stage (summary.json only);
 	// nil until that stage has run.
 	*Values

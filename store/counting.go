@@ -39,6 +39,11 @@ func (c *counting) wrap(rc io.ReadCloser, err error) (io.ReadCloser, error) {
 	return &countingReader{ReadCloser: rc, n: c.read}, nil
 }
 
+// Sync passes Sync on to the wrapped store.
+func (c *counting) Sync(ctx context.Context, names ...string) error {
+	return Sync(ctx, c.Store, names...)
+}
+
 type countingWriter struct {
 	Writer
 	n func(int)

@@ -16,9 +16,14 @@ import (
 // Dir is a Store in a directory of the local (or a shared) filesystem.
 type Dir struct {
 	root string
+	// syncLater leaves a committed blob to Sync (see DeferSync).
+	syncLater bool
 }
 
-var _ Store = (*Dir)(nil)
+var (
+	_ Store  = (*Dir)(nil)
+	_ Syncer = (*Dir)(nil)
+)
 
 // NewDir returns the store in directory root, creating it; it fails when
 // root cannot be created or written.
@@ -33,6 +38,54 @@ func NewDir(root string) (*Dir, error) {
 	probe.Close()
 	os.Remove(probe.Name())
 	return &Dir{root: root}, nil
+}
+
+// DeferSync returns the store in the same directory whose Commit makes a
+// blob visible but leaves it to Sync to make it durable, so that the blobs
+// of a job are synced at once, when it is done, rather than one after
+// another, each waiting for the disk.
+func (d *Dir) DeferSync() *Dir { return &Dir{root: d.root, syncLater: true} }
+
+// Sync makes the named blobs durable, and their names: it syncs the files
+// and their directories, all at once. Names that hold no blob are passed
+// over: they were deleted, or their blob's Commit failed.
+func (d *Dir) Sync(ctx context.Context, names ...string) error {
+	paths := map[string]bool{}
+	for _, name := range names {
+		p, err := d.path(name)
+		if err != nil {
+			return err
+		}
+		paths[p] = true
+		paths[filepath.Dir(p)] = true
+	}
+	errs := make(chan error, len(paths))
+	for p := range paths {
+		go func() { errs <- syncPath(p) }()
+	}
+	var first error
+	for range paths {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// syncPath syncs the file or directory at p, unless there is none.
+func syncPath(p string) error {
+	f, err := os.Open(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", p, err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", p, err)
+	}
+	return nil
 }
 
 // Root is the store's directory.
@@ -60,13 +113,14 @@ func (d *Dir) Create(ctx context.Context, name string) (Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create blob %s: %w", name, err)
 	}
-	return &dirWriter{f: f, path: p}, nil
+	return &dirWriter{f: f, path: p, syncLater: d.syncLater}, nil
 }
 
 type dirWriter struct {
-	f    *os.File
-	path string
-	done bool
+	f         *os.File
+	path      string
+	done      bool
+	syncLater bool
 }
 
 func (w *dirWriter) Write(p []byte) (int, error) { return w.f.Write(p) }
@@ -76,7 +130,10 @@ func (w *dirWriter) Commit() error {
 		return errors.New("blob already committed or aborted")
 	}
 	w.done = true
-	err := w.f.Sync()
+	var err error
+	if !w.syncLater {
+		err = w.f.Sync()
+	}
 	if cerr := w.f.Close(); err == nil {
 		err = cerr
 	}

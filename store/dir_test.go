@@ -327,3 +327,24 @@ func TestBadNames(t *testing.T) {
 		t.Errorf("files around the store: %q", got)
 	}
 }
+
+// TestDeferSync checks that a store under DeferSync shows a blob at
+// Commit, as the store it came from does, and that Sync takes the names
+// of blobs, passes over names that hold none and refuses bad names.
+func TestDeferSync(t *testing.T) {
+	d := newDir(t).DeferSync()
+	ctx := context.Background()
+	put(t, d, "run/t0001/s00000.frag", "two")
+	if got, err := get(d, "run/t0001/s00000.frag"); err != nil || got != "two" {
+		t.Fatalf("a committed blob reads %q, %v", got, err)
+	}
+	if err := Sync(ctx, Counting(d, nil, nil), "run/t0001/s00000.frag", "run/t0001/s00000.frag", "gone"); err != nil {
+		t.Errorf("Sync: %v", err)
+	}
+	if err := d.Sync(ctx, "../outside"); err == nil {
+		t.Error("Sync of a bad name did not fail")
+	}
+	if f := files(t, d.Root()); len(f) != 1 {
+		t.Errorf("store holds files %v, want just the blob", f)
+	}
+}

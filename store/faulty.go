@@ -128,3 +128,8 @@ func (w *faultyWriter) Commit() error {
 }
 
 var _ io.Writer = (*faultyWriter)(nil)
+
+// Sync passes Sync on to the wrapped store.
+func (f *Faulty) Sync(ctx context.Context, names ...string) error {
+	return Sync(ctx, f.Store, names...)
+}

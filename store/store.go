@@ -31,10 +31,28 @@ type Store interface {
 	Delete(ctx context.Context, names ...string) error
 }
 
+// Syncer is a Store whose committed blobs may be visible before they are
+// durable (a directory store under DeferSync): a blob survives the
+// machine's crash once Sync of its name has returned.
+type Syncer interface {
+	Sync(ctx context.Context, names ...string) error
+}
+
+// Sync makes the named blobs of st durable when st defers that (a
+// Syncer, or a store wrapping one); other stores made them durable at
+// Commit.
+func Sync(ctx context.Context, st Store, names ...string) error {
+	if s, ok := st.(Syncer); ok {
+		return s.Sync(ctx, names...)
+	}
+	return nil
+}
+
 // Writer writes one blob.
 type Writer interface {
 	io.Writer
-	// Commit makes the blob durable and visible under its name.
+	// Commit makes the blob durable and visible under its name (a
+	// Syncer's, visible: see Syncer).
 	Commit() error
 	// Abort discards the blob; it is a no-op after Commit.
 	Abort()

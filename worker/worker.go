@@ -265,7 +265,7 @@ func (w *Worker) runWithHeartbeat(ctx context.Context, msg jetstream.Msg, st sto
 			}
 		}
 	}()
-	res, err := jobs.Run(ctx, st, j, jobs.Options{})
+	res, err := jobs.RunMeasured(ctx, st, j, jobs.Options{})
 	close(done)
 	return res, err
 }

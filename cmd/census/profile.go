@@ -4,6 +4,7 @@ import (
 	"os"
 	"runtime/metrics"
 	"runtime/pprof"
+	"runtime/trace"
 	"time"
 )
 
@@ -63,5 +64,23 @@ func startHeapProfile(path string) (func(), error) {
 	return func() {
 		close(stop)
 		<-done
+	}, nil
+}
+
+// startTrace writes an execution trace (go tool trace) to path until the
+// returned func runs: where the wall time of a run goes while its CPUs
+// wait, which a CPU profile does not show.
+func startTrace(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := trace.Start(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		trace.Stop()
+		f.Close()
 	}, nil
 }

@@ -81,9 +81,9 @@ func describeValues(vp coordinator.ValuesProgress) string {
 	return sb.String()
 }
 
-// describe is one line of progress: tier k/n, positions, rate, ETA.
+// describe is one line of progress: tier k/n, positions, the rate of the
+// tiers in positions per second, ETA.
 func describe(pr coordinator.Progress) string {
-	rate := float64(pr.Positions) / max(pr.Elapsed.Seconds(), 1e-3)
 	var sb strings.Builder
 	switch pr.Stage {
 	case runstate.StageTier:
@@ -94,7 +94,10 @@ func describe(pr coordinator.Progress) string {
 	if pr.JobsTotal > 0 {
 		fmt.Fprintf(&sb, "  jobs %d/%d", pr.JobsDone, pr.JobsTotal)
 	}
-	fmt.Fprintf(&sb, "  %d positions  %.0f positions/s", pr.Positions, rate)
+	fmt.Fprintf(&sb, "  %d positions", pr.Positions)
+	if pr.Rate > 0 {
+		fmt.Fprintf(&sb, "  %.0f positions/s", pr.Rate)
+	}
 	if pr.StoreBytes > 0 {
 		fmt.Fprintf(&sb, "  store %s", coordinator.ByteSize(pr.StoreBytes))
 	}

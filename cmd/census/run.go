@@ -28,6 +28,7 @@ type runFlags struct {
 	metrics   string
 	profile   string
 	heapProf  string
+	trace     string
 	plain     bool
 	positions bool
 	jobs      int
@@ -79,6 +80,7 @@ writes every position, one directory per tier: positions/tier=NN/part-*.parquet.
 	fl.BoolVar(&f.plain, "no-symmetry", false, "store every position rather than one per orbit of the start's symmetries (same counts, slower; for comparison)")
 	fl.BoolVar(&f.positions, "positions", false, "also write every position to OUT/GAME-BOARD/positions/tier=NN/part-*.parquet (key, pieces, picture)")
 	fl.StringVar(&f.profile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	fl.StringVar(&f.trace, "trace", "", "write an execution trace of the run (go tool trace) to this file")
 	fl.StringVar(&f.heapProf, "memprofile", "", "write a heap profile of the run, taken when its heap is largest, to this file")
 	fl.StringVar(&f.store, "store", "", "where fragments live: s3://bucket/prefix or a directory (default DATA/blobs)")
 	fl.StringVar(&f.run, "run", "", "run ID (default derived from game, board, start and shards, so the same command resumes)")
@@ -147,6 +149,13 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 			return usagef("--cpuprofile %s: %v", f.profile, err)
 		}
 		defer stopProfile()
+	}
+	if f.trace != "" {
+		stopTrace, err := startTrace(f.trace)
+		if err != nil {
+			return usagef("--trace %s: %v", f.trace, err)
+		}
+		defer stopTrace()
 	}
 	if f.heapProf != "" {
 		stopHeap, err := startHeapProfile(f.heapProf)

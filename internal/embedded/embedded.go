@@ -111,7 +111,16 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		if url, err = filepath.Abs(filepath.Join(o.Data, "blobs")); err != nil {
 			return nil, err
 		}
-		open = func(ctx context.Context, u string) (store.Store, error) { return store.NewDir(u) }
+		// Each job syncs what it wrote at once, when it is done, before
+		// its done-record: as durable as a sync per blob, without
+		// waiting for the disk once per blob.
+		open = func(ctx context.Context, u string) (store.Store, error) {
+			d, err := store.NewDir(u)
+			if err != nil {
+				return nil, err
+			}
+			return d.DeferSync(), nil
+		}
 	}
 	st, err := open(ctx, url)
 	if err != nil {
@@ -138,6 +147,9 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry, Positions: o.Positions,
 		Log: o.Log, Progress: o.Progress, Metrics: coordinatorMetrics(o.Registry),
 		SpaceDirs: []string{o.Data}, NoSpaceCheck: o.NoSpaceCheck, CompactMin: o.CompactMin,
+		// The coordinator shares the machine with the workers: small
+		// tiers cost it no more than them, without a barrier each.
+		InProcessBelow: coordinator.DefaultInProcessBelow,
 		// The run lives and dies with this process: no other coordinator
 		// takes it over.
 		TablesToOut: true,
