@@ -1,6 +1,6 @@
 #!/bin/sh
-# values-regen.sh CENSUS OUT: runs the command of every file of
-# results/values with the census binary CENSUS into OUT, and checks that
+# values-regen.sh CENSUS OUT [NAME...]: runs the command of every file of
+# results/values (or of results/values/NAME.json for each NAME given) with the census binary CENSUS into OUT, and checks that
 # the run's value counts (outcomes_translated, outcomes_symmetric,
 # distinct_values, values_capped) are the file's. Prints one line a board
 # with its wall time and peak RSS from /usr/bin/time -v; exits 1 on a
@@ -8,9 +8,11 @@
 set -eu
 census=$1
 out=$2
+shift 2
 root=$(git rev-parse --show-toplevel)
 fail=0
-for f in "$root"/results/values/*.json; do
+files=$(for n in "$@"; do echo "$root/results/values/$n.json"; done)
+for f in ${files:-"$root"/results/values/*.json}; do
 	game=$(jq -r .game "$f")
 	board=$(jq -r .board "$f")
 	start=$(jq -r .start "$f")

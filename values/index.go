@@ -90,8 +90,7 @@ func LoadIndex(dir string) (*Index, error) {
 	return x, nil
 }
 
-// sort orders keys and vals by key; the parts of a pieces table are each
-// sorted, and a piece is in one part.
+// sort orders keys and vals by key, for the binary search of lookup.
 func (x *Index) sort() {
 	order := make([]int, len(x.keys))
 	for i := range order {
