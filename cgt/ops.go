@@ -142,13 +142,33 @@ func (t *Table) Le(g, h ID) bool {
 	if gn.isNum && hn.isNum {
 		return gn.num.Cmp(hn.num) <= 0
 	}
+	if gn.isNus && hn.isNus {
+		return nusLe(gn, hn)
+	}
 	k := uint64(g)<<32 | uint64(h)
-	if v, ok := t.leq[k]; ok {
-		return v
+	if v, ok := t.leq.get(k); ok {
+		return v != 0
 	}
 	v := t.le(g, h)
-	t.leq[k] = v
+	var bit uint32
+	if v {
+		bit = 1
+	}
+	t.leq.put(k, bit)
 	return v
+}
+
+// nusLe reports x + n.↑ + *m <= y + k.↑ + *j from the difference
+// (x-y) + u.↑ + *s, u = n-k, s = m xor j: a nonzero number decides by its
+// sign; otherwise u.↑ + *s <= 0 exactly when it is 0, or u <= -2, or
+// u = -1 and s != 1 (↓* is confused with 0, ↓ + *s for s != 1 is
+// negative; Siegel, Combinatorial Game Theory, II.4).
+func nusLe(g, h *node) bool {
+	if c := g.num.Cmp(h.num); c != 0 {
+		return c < 0
+	}
+	u, s := g.ups-h.ups, g.nim^h.nim
+	return u == 0 && s == 0 || u <= -2 || u == -1 && s != 1
 }
 
 func (t *Table) le(g, h ID) bool {
@@ -222,11 +242,11 @@ func (t *Table) Add(g, h ID) ID {
 		g, h = h, g
 	}
 	k := uint64(g)<<32 | uint64(h)
-	if s, ok := t.sums[k]; ok {
-		return s
+	if s, ok := t.sums.get(k); ok {
+		return ID(s)
 	}
 	s := t.add(g, h)
-	t.sums[k] = s
+	t.sums.put(k, uint32(s))
 	return s
 }
 

@@ -38,10 +38,12 @@ type node struct {
 // Table holds canonical short games, each stored once, and caches of the
 // operations on them. A Table is not safe for concurrent use.
 type Table struct {
-	nodes   []node
-	index   map[string]ID
-	sums    map[uint64]ID
-	leq     map[uint64]bool
+	nodes []node
+	index map[string]ID
+	// made memoises New by its sorted option lists, canonical or not.
+	made    map[string]ID
+	sums    pairCache
+	leq     pairCache
 	numbers map[Dyadic]ID
 	key     []byte
 	mark    []uint32
@@ -52,8 +54,6 @@ type Table struct {
 func NewTable() *Table {
 	t := &Table{
 		index:   map[string]ID{},
-		sums:    map[uint64]ID{},
-		leq:     map[uint64]bool{},
 		numbers: map[Dyadic]ID{},
 	}
 	if id := t.intern(nil, nil); id != Zero {
@@ -118,9 +118,9 @@ func (t *Table) Size(g ID) int {
 	return n
 }
 
-// intern stores the canonical form {left | right}, whose lists must be
-// sorted, duplicate-free and canonical, and returns its ID.
-func (t *Table) intern(left, right []ID) ID {
+// formKey encodes the option lists of {left | right} into t.key and
+// returns it.
+func (t *Table) formKey(left, right []ID) []byte {
 	k := t.key[:0]
 	k = binary.AppendUvarint(k, uint64(len(left)))
 	for _, o := range left {
@@ -130,6 +130,13 @@ func (t *Table) intern(left, right []ID) ID {
 		k = binary.AppendUvarint(k, uint64(o))
 	}
 	t.key = k
+	return k
+}
+
+// intern stores the canonical form {left | right}, whose lists must be
+// sorted, duplicate-free and canonical, and returns its ID.
+func (t *Table) intern(left, right []ID) ID {
+	k := t.formKey(left, right)
 	if id, ok := t.index[string(k)]; ok {
 		return id
 	}

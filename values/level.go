@@ -22,14 +22,12 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // Set records val as the value of the translated piece k, as if Value had
 // computed it; val.ID must belong to v.Table(). It lets a Valuer start from
 // values computed elsewhere (see Load).
-func (v *Valuer) Set(k games.PieceKey, val Value) { v.memo[k] = val }
+func (v *Valuer) Set(k games.PieceKey, val Value) { v.memo.set(k, val) }
 
 // Each calls fn with every translated piece valued so far and its value,
 // in no particular order.
 func (v *Valuer) Each(fn func(games.PieceKey, Value)) {
-	for k, val := range v.memo {
-		fn(k, val)
-	}
+	v.memo.each(fn)
 }
 
 // Fresh returns the translated pieces that Value has valued (not those
@@ -52,7 +50,7 @@ func (v *Valuer) Append(dst []byte, keys []games.PieceKey) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(keys)))
 	var roots []cgt.ID
 	for _, k := range keys {
-		val, ok := v.memo[k]
+		val, ok := v.memo.get(k)
 		if !ok {
 			panic(fmt.Sprintf("values: append the value of %v, not valued", k))
 		}
@@ -125,6 +123,7 @@ func (v *Valuer) Load(src []byte) (int, error) {
 	if len(roots) != uncapped {
 		return 0, fmt.Errorf("%w: %d forms for %d uncapped pieces", ErrCorrupt, len(roots), uncapped)
 	}
+	v.memo.reserve(len(keys))
 	for i, k := range keys {
 		if !vals[i].Capped {
 			vals[i].ID, roots = roots[0], roots[1:]

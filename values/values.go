@@ -57,7 +57,7 @@ type Valuer struct {
 	cap     int
 	table   *cgt.Table
 	boxes   map[uint64]games.Mover
-	memo    map[games.PieceKey]Value
+	memo    memo
 	fresh   []games.PieceKey // valued by Value, not recorded by Set
 	winMemo map[string]bool
 	succ    [][]uint64 // a successor buffer per recursion depth
@@ -78,7 +78,6 @@ func New(game string, cap int) (*Valuer, error) {
 		cap:     cap,
 		table:   cgt.NewTable(),
 		boxes:   map[uint64]games.Mover{},
-		memo:    map[games.PieceKey]Value{},
 		winMemo: map[string]bool{},
 	}, nil
 }
@@ -99,7 +98,7 @@ func (v *Valuer) String(val Value) string {
 }
 
 // Len is the number of translated pieces valued so far.
-func (v *Valuer) Len() int { return len(v.memo) }
+func (v *Valuer) Len() int { return v.memo.n }
 
 // box returns the game on the board of k's bounding box.
 func (v *Valuer) box(k games.PieceKey) games.Mover {
@@ -118,7 +117,7 @@ func (v *Valuer) box(k games.PieceKey) games.Mover {
 
 // Value returns the value of the live translated piece k.
 func (v *Valuer) Value(k games.PieceKey) Value {
-	if r, ok := v.memo[k]; ok {
+	if r, ok := v.memo.get(k); ok {
 		return r
 	}
 	g := v.box(k)
@@ -132,7 +131,7 @@ func (v *Valuer) Value(k games.PieceKey) Value {
 	default:
 		r = v.compute(g, k)
 	}
-	v.memo[k] = r
+	v.memo.set(k, r)
 	v.fresh = append(v.fresh, k)
 	return r
 }
