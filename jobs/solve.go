@@ -228,9 +228,9 @@ type solver struct {
 	g       games.Mover
 	group   games.Group
 	negates bool // some map of the group exchanges the players
-	next  *outcomeTable
-	tier  int
-	opts  []uint64
+	next    *outcomeTable
+	tier    int
+	opts    []uint64
 }
 
 // outcome is the outcome of pos from its options' outcomes.

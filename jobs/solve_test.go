@@ -16,8 +16,11 @@ import (
 func TestKeptRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	st := newMemStore()
-	for _, board := range []string{"2x3", "4x5", "5x6", "6x6"} {
-		for _, game := range []string{"clobber", "domineering"} {
+	for _, c := range []struct{ game, board string }{
+		{"clobber", "2x3"}, {"clobber", "4x5"}, {"clobber", "4x8"}, {"domineering", "5x6"}, {"domineering", "6x6"}, {"domineering", "8x8"},
+	} {
+		{
+			game, board := c.game, c.board
 			g := mustGame(t, game, board, "")
 			r := rand.New(rand.NewPCG(1, uint64(len(board))))
 			var codes []uint64
