@@ -71,6 +71,9 @@ type Config struct {
 	// Positions writes the positions table: every position of the run,
 	// under positions/tier=NN/ in the outputs.
 	Positions bool
+	// Keep keeps every tier's positions, for the solve stage, under
+	// kept/ in the outputs (solve.go).
+	Keep bool
 	// AckWait is how long a job may go without a heartbeat before it is
 	// delivered to another worker, set on the workers' consumer; zero
 	// means broker.DefaultAckWait.
@@ -127,6 +130,9 @@ type Result struct {
 	Positions [][]jobs.Blob
 	// Compactions are the compactions of the piece fragments, in order.
 	Compactions []Compaction
+	// Kept are the kept positions in the store, by tier; nil unless the
+	// run keeps them.
+	Kept []KeptTier
 }
 
 // Run runs the census, writes its outputs into cfg.Out and returns its
@@ -146,7 +152,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		reduceShards = reduceShardsFor(g.Board().Squares(), cfg.Parallelism)
 	}
 	plan, resumed, err := st.plan(ctx, cfg.Run, Plan{Game: cfg.Game, Board: cfg.Board, Start: cfg.Start,
-		Shards: cfg.Shards, ReduceShards: reduceShards, MemBudget: cfg.MemBudget, Store: cfg.StoreURL, NoSymmetry: cfg.NoSymmetry, Positions: cfg.Positions,
+		Shards: cfg.Shards, ReduceShards: reduceShards, MemBudget: cfg.MemBudget, Store: cfg.StoreURL, NoSymmetry: cfg.NoSymmetry, Positions: cfg.Positions, Keep: cfg.Keep,
 		CompactMin: cmp.Or(cfg.CompactMin, DefaultCompactMin)})
 	if err != nil {
 		return nil, err
@@ -159,7 +165,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	reduceShards = plan.ReduceShards
 	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Store: plan.Store,
-		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions}
+		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions, Keep: plan.Keep}
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	tr := newTracker(ctx, cfg, st, g.MaxTier(), cfg.Metrics.forRun(cfg.Run, g.Name(), g.Board().String(), g.MaxTier()))
@@ -170,7 +176,12 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res, err := run(ctx, cfg, g, spec, st, reduceShards, plan.CompactMin, tr)
 	if err == nil {
 		tr.stage(runstate.StageOutputs, res.Summary.Tiers, res.Summary.Positions)
-		err = WriteOutputs(ctx, cfg.Store, res, cfg.Run, cfg.Version, cfg.Out)
+		if spec.Keep {
+			err = writeKept(ctx, cfg.Store, res, spec, cfg.Out)
+		}
+		if err == nil {
+			err = WriteOutputs(ctx, cfg.Store, res, cfg.Run, cfg.Version, cfg.Out)
+		}
 	}
 	if cause := context.Cause(ctx); err != nil && errors.Is(cause, broker.ErrStoreFull) {
 		err = cause
@@ -207,6 +218,7 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 	var tiers []schema.Tier
 	pieces := newCompactions(spec, reduceShards, compactMin)
 	var positions [][]jobs.Blob
+	var keptTiers []KeptTier
 	for t := 0; ; t++ {
 		// The successor records routed to this tier bound its size.
 		var incoming uint64
@@ -246,8 +258,10 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 		var parts []jobs.Blob
 		var written uint64
 		next := make([][]jobs.Blob, nextShards)
+		kept := KeptTier{Shards: shards}
 		for _, r := range results {
 			tr := r.Tier
+			kept.add(tr.Kept)
 			stats.Add(tr.Stats)
 			for _, b := range tr.Next {
 				next[b.Bucket] = append(next[b.Bucket], b)
@@ -277,6 +291,9 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 		}
 		total.Add(stats)
 		tiers = append(tiers, tierRow(g, t, stats))
+		if spec.Keep {
+			keptTiers = append(keptTiers, kept)
+		}
 		cfg.Log.Info("tier done", "tier", t, "positions", stats.Positions, "stored", stats.Stored, "moves", stats.Moves, "shards", shards)
 		tr.stage(runstate.StageTier, t+1, total.Positions)
 		branching = float64(stats.Moves) / float64(stats.Positions)
@@ -315,7 +332,7 @@ func run(ctx context.Context, cfg Config, g games.Game, spec jobs.Spec, st state
 		return nil, err
 	}
 	sum := summarize(g, tiers, total, counts, classes)
-	return &Result{Summary: sum, Tiers: tiers, Tables: tables, Positions: positions, Compactions: pieces.made}, nil
+	return &Result{Summary: sum, Tiers: tiers, Tables: tables, Positions: positions, Compactions: pieces.made, Kept: keptTiers}, nil
 }
 
 // reduce runs the piece jobs, once room accepts their batch, then, after

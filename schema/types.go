@@ -45,6 +45,9 @@ type Summary struct {
 	// Values holds the counts of the values stage (summary.json only);
 	// nil until that stage has run.
 	*Values
+	// Solved holds the outcomes of the solve stage (summary.json only);
+	// nil until that stage has run.
+	*Solved
 }
 
 // Tier is one row of tiers.parquet: the counts of one tier of a run.
