@@ -177,7 +177,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err == nil {
 		tr.stage(runstate.StageOutputs, res.Summary.Tiers, res.Summary.Positions)
 		if spec.Keep {
-			err = writeKept(ctx, cfg.Store, res, spec, cfg.Out)
+			err = writeKept(ctx, &cfg, res, spec)
 		}
 		if err == nil {
 			err = WriteOutputs(ctx, cfg.Store, res, cfg.Run, cfg.Version, cfg.Out)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -78,41 +79,71 @@ type KeptIndex struct {
 	Tiers      []KeptTier `json:"tiers"`
 }
 
-// writeKept copies the run's kept positions from the store into dir's
-// kept/ and writes their index last, replacing what an earlier run left
-// there. Each blob is renamed to its path under dir.
-func writeKept(ctx context.Context, st store.Store, res *Result, spec jobs.Spec, dir string) error {
+// writeKept moves the run's kept positions from the store into dir's
+// kept/ and writes their index last. Each blob is renamed to its path under
+// dir, and leaves the store once copied (unless the run keeps its blobs),
+// so the kept positions are on disk once, not twice, at the end of the
+// run. A blob already in place (a coordinator that stopped part-way
+// through copied it) is not copied again; files an earlier run left under
+// kept/ are removed.
+func writeKept(ctx context.Context, cfg *Config, res *Result, spec jobs.Spec) error {
+	dir := cfg.Out
 	kd := filepath.Join(dir, KeptDir)
-	if err := os.RemoveAll(kd); err != nil {
-		return fmt.Errorf("remove old kept positions: %w", err)
+	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(KeptIndexFile))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove old kept index: %w", err)
 	}
 	idx := KeptIndex{Run: spec.Run, NoSymmetry: spec.NoSymmetry, Tiers: make([]KeptTier, len(res.Kept))}
+	placed := map[string]bool{}
 	for t, kt := range res.Kept {
 		idx.Tiers[t] = KeptTier{Shards: kt.Shards}
 		for _, b := range kt.Blobs {
 			rel := fmt.Sprintf("%s/t%04d/s%05d.keep", KeptDir, t, b.Bucket)
 			p := filepath.Join(dir, filepath.FromSlash(rel))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				return fmt.Errorf("create kept directory: %w", err)
-			}
-			err := schema.WriteFileAtomic(p, func(w io.Writer) error {
-				rc, err := st.Open(ctx, b.Name)
-				if err != nil {
-					return err
-				}
-				defer rc.Close()
-				_, err = io.Copy(w, rc)
+			if err := placeKept(ctx, cfg.Store, b, p); err != nil {
 				return err
-			})
-			if err != nil {
-				return fmt.Errorf("keep positions in %s: %w", p, err)
 			}
+			cfg.deleteBlobs(ctx, "kept positions copied to the outputs", b.Name)
+			placed[p] = true
 			b.Name = rel
 			idx.Tiers[t].Blobs = append(idx.Tiers[t].Blobs, b)
 		}
 	}
+	err := filepath.WalkDir(kd, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || placed[p] {
+			return err
+		}
+		return os.Remove(p)
+	})
+	if err != nil {
+		return fmt.Errorf("remove old kept positions: %w", err)
+	}
 	if err := schema.WriteJSONAtomic(filepath.Join(dir, filepath.FromSlash(KeptIndexFile)), idx); err != nil {
 		return fmt.Errorf("write kept index: %w", err)
+	}
+	return nil
+}
+
+// placeKept copies the kept blob b to the file p, unless p holds it
+// already.
+func placeKept(ctx context.Context, st store.Store, b jobs.Blob, p string) error {
+	if data, err := os.ReadFile(p); err == nil && int64(len(data)) == b.Size && len(data) >= 8 &&
+		crc32.Checksum(data[:len(data)-8], crc32.MakeTable(crc32.Castagnoli)) == b.Sum {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("create kept directory: %w", err)
+	}
+	err := schema.WriteFileAtomic(p, func(w io.Writer) error {
+		rc, err := st.Open(ctx, b.Name)
+		if err != nil {
+			return err
+		}
+		defer rc.Close()
+		_, err = io.Copy(w, rc)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("keep positions in %s: %w", p, err)
 	}
 	return nil
 }
