@@ -8,7 +8,9 @@ set -eu
 bin=$1 work=$2 b=$3
 peak() { # dirs..., while the command in $pid runs; prints the largest sum
 	p=0
-	while kill -0 "$pid" 2>/dev/null; do
+	# The command is this shell's child, which the subshell running peak
+	# cannot reap: once it has exited it stays a zombie (state Z).
+	while [ "$(ps -o stat= -p "$pid" 2>/dev/null | cut -c1)" = S ] || [ "$(ps -o stat= -p "$pid" 2>/dev/null | cut -c1)" = R ] || [ "$(ps -o stat= -p "$pid" 2>/dev/null | cut -c1)" = D ]; do
 		n=$(du -sb "$@" 2>/dev/null | awk '{s += $1} END {print s + 0}')
 		[ "$n" -gt "$p" ] && p=$n
 		sleep 0.5
