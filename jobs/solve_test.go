@@ -19,55 +19,53 @@ func TestKeptRoundTrip(t *testing.T) {
 	for _, c := range []struct{ game, board string }{
 		{"clobber", "2x3"}, {"clobber", "4x5"}, {"clobber", "4x8"}, {"domineering", "5x6"}, {"domineering", "6x6"}, {"domineering", "8x8"},
 	} {
-		{
-			game, board := c.game, c.board
-			g := mustGame(t, game, board, "")
-			r := rand.New(rand.NewPCG(1, uint64(len(board))))
-			var codes []uint64
-			s := squeeze(g)
-			space := uint64(1) << (2 * min(s, 31))
-			for range 1000 {
-				// Codes of the board; the gaps of a few blocks are
-				// large, of others 0.
-				codes = append(codes, r.Uint64N(space))
-			}
-			for i := range uint64(300) {
-				codes = append(codes, (codes[0]+i)%space)
-			}
-			slices.Sort(codes)
-			codes = slices.Compact(codes)
-			keys := make([]uint64, len(codes))
-			for i, c := range codes {
-				keys[i] = codeKey(c, s)
-			}
-			kp, err := newKeeper(ctx, st, "k", g, 3)
-			if err != nil {
+		game, board := c.game, c.board
+		g := mustGame(t, game, board, "")
+		r := rand.New(rand.NewPCG(1, uint64(len(board))))
+		var codes []uint64
+		s := squeeze(g)
+		space := uint64(1) << (2 * min(s, 31))
+		for range 1000 {
+			// Codes of the board; the gaps of a few blocks are
+			// large, of others 0.
+			codes = append(codes, r.Uint64N(space))
+		}
+		for i := range uint64(300) {
+			codes = append(codes, (codes[0]+i)%space)
+		}
+		slices.Sort(codes)
+		codes = slices.Compact(codes)
+		keys := make([]uint64, len(codes))
+		for i, c := range codes {
+			keys[i] = codeKey(c, s)
+		}
+		kp, err := newKeeper(ctx, st, "k", g, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range keys {
+			if err := kp.add(k); err != nil {
 				t.Fatal(err)
 			}
-			for _, k := range keys {
-				if err := kp.add(k); err != nil {
-					t.Fatal(err)
-				}
-			}
-			b, err := kp.commit()
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := readKept(ctx, st, b, g, 3)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(got, keys) || b.Count != uint64(len(keys)) {
-				t.Fatalf("%s %s: %d keys back of %d", game, board, len(got), len(keys))
-			}
-			if _, err := readKept(ctx, st, b, g, 4); err == nil {
-				t.Errorf("%s %s: read as tier 4", game, board)
-			}
-			data := st.blobs["k"]
-			data[len(data)/2] ^= 1
-			if _, err := readKept(ctx, st, b, g, 3); err == nil {
-				t.Errorf("%s %s: a flipped bit went unnoticed", game, board)
-			}
+		}
+		b, err := kp.commit()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := readKept(ctx, st, b, g, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, keys) || b.Count != uint64(len(keys)) {
+			t.Fatalf("%s %s: %d keys back of %d", game, board, len(got), len(keys))
+		}
+		if _, err := readKept(ctx, st, b, g, 4); err == nil {
+			t.Errorf("%s %s: read as tier 4", game, board)
+		}
+		data := st.blobs["k"]
+		data[len(data)/2] ^= 1
+		if _, err := readKept(ctx, st, b, g, 3); err == nil {
+			t.Errorf("%s %s: a flipped bit went unnoticed", game, board)
 		}
 	}
 }

@@ -3,17 +3,17 @@
 # Clobber BOARD alone, and of the census keeping its positions followed by
 # census solve: the bytes of the data directory (NATS store and fragments),
 # of the kept positions and of the solve's NATS store and outcome tables,
-# sampled every half second.
+# sampled every 0.2 s.
 set -eu
 bin=$1 work=$2 b=$3
 peak() { # dirs..., while the command in $pid runs; prints the largest sum
 	p=0
 	# The command is this shell's child, which the subshell running peak
-	# cannot reap: once it has exited it stays a zombie (state Z).
-	while [ "$(ps -o stat= -p "$pid" 2>/dev/null | cut -c1)" = S ] || [ "$(ps -o stat= -p "$pid" 2>/dev/null | cut -c1)" = R ] || [ "$(ps -o stat= -p "$pid" 2>/dev/null | cut -c1)" = D ]; do
+	# cannot reap: once it has exited it stays a zombie until wait.
+	while kill -0 "$pid" 2>/dev/null && ! grep -q '^State:.*Z' "/proc/$pid/status" 2>/dev/null; do
 		n=$(du -sb "$@" 2>/dev/null | awk '{s += $1} END {print s + 0}')
 		[ "$n" -gt "$p" ] && p=$n
-		sleep 0.5
+		sleep 0.2
 	done
 	echo "$p"
 }
