@@ -352,8 +352,9 @@ func Solve(ctx context.Context, cfg SolveConfig) (*schema.Solved, error) {
 	return solved, nil
 }
 
-// writeSolved adds the outcomes to dir's summary.json, after checking
-// that they count every position of the run, then rewrites run.json.
+// writeSolved adds the outcomes to dir's summary.json and the classes by
+// tier to its tiers.parquet, after checking that they count every position
+// of the run, then rewrites run.json.
 func writeSolved(dir string, solved *schema.Solved) error {
 	summaryPath := filepath.Join(dir, schema.SummaryJSONFile)
 	var s schema.Summary
@@ -371,9 +372,33 @@ func writeSolved(dir string, solved *schema.Solved) error {
 	if n != s.Positions {
 		return fmt.Errorf("solve: outcomes of %d positions, the census counted %d", n, s.Positions)
 	}
+	if err := writeSolvedTiers(dir, solved.OutcomesByTier); err != nil {
+		return err
+	}
 	s.Solved = solved
 	if err := schema.WriteFileAtomic(summaryPath, func(w io.Writer) error { return writeJSON(w, s) }); err != nil {
 		return fmt.Errorf("write %s: %w", summaryPath, err)
 	}
 	return rewriteManifest(dir)
+}
+
+// writeSolvedTiers rewrites dir's tiers.parquet with each tier's positions
+// by class; the file's other columns stay as the census wrote them.
+func writeSolvedTiers(dir string, byTier []map[string]uint64) error {
+	path := filepath.Join(dir, schema.TiersFile)
+	rows, err := schema.ReadTiersFile(path)
+	if err != nil {
+		return fmt.Errorf("add the outcomes to the tiers: %w", err)
+	}
+	if len(rows) != len(byTier) {
+		return fmt.Errorf("add the outcomes to the tiers: %s has %d tiers, the solve %d", path, len(rows), len(byTier))
+	}
+	for i := range rows {
+		c := byTier[i]
+		rows[i].Outcomes = &schema.TierOutcomes{L: c["L"], R: c["R"], N: c["N"], P: c["P"]}
+	}
+	if err := schema.WriteFileAtomic(path, func(w io.Writer) error { return schema.WriteTiers(w, rows) }); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/census-cgt/census/games/all"
 	"github.com/census-cgt/census/internal/embedded"
 	"github.com/census-cgt/census/internal/refsolve"
+	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/solve"
 )
 
@@ -45,6 +46,10 @@ func TestSolveStage(t *testing.T) {
 				t.Fatal(err)
 			}
 			ref := refsolve.New(g.(games.Mover))
+			tiers, err := schema.ReadTiersFile(filepath.Join(out, schema.TiersFile))
+			if err != nil {
+				t.Fatal(err)
+			}
 			var want solve.Counts
 			for tier, ps := range refsolve.Reachable(g) {
 				var byTier solve.Counts
@@ -53,6 +58,10 @@ func TestSolveStage(t *testing.T) {
 				}
 				if tier >= len(solved.OutcomesByTier) || !reflect.DeepEqual(solved.OutcomesByTier[tier], byTier.Map()) {
 					t.Errorf("tier %d: whole board %v, solve %v", tier, byTier.Map(), solved.OutcomesByTier)
+				}
+				wantRow := schema.TierOutcomes{L: byTier[solve.L], R: byTier[solve.R], N: byTier[solve.N], P: byTier[solve.P]}
+				if tier >= len(tiers) || tiers[tier].Outcomes == nil || *tiers[tier].Outcomes != wantRow {
+					t.Errorf("tiers.parquet tier %d: whole board %+v, file %+v", tier, wantRow, tiers)
 				}
 				want.Add(byTier)
 			}

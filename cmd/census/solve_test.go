@@ -70,6 +70,27 @@ func TestRunSolve(t *testing.T) {
 	if byTier != want || want.Total() != positions {
 		t.Errorf("outcomes by tier add up to %v, positions %d; whole board %v", byTier.Map(), positions, want.Map())
 	}
+	checkTiersOutcomes(t, filepath.Join(out, "clobber-2x7"), got)
+}
+
+// checkTiersOutcomes reads dir's tiers.parquet back and checks that every
+// tier's outcome columns are summary.json's outcomes_by_tier.
+func checkTiersOutcomes(t *testing.T, dir string, solved schema.Solved) {
+	t.Helper()
+	tiers, err := schema.ReadTiersFile(filepath.Join(dir, schema.TiersFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tiers) != len(solved.OutcomesByTier) {
+		t.Fatalf("tiers.parquet has %d tiers, outcomes_by_tier %d", len(tiers), len(solved.OutcomesByTier))
+	}
+	for i, r := range tiers {
+		m := solved.OutcomesByTier[i]
+		want := schema.TierOutcomes{L: m["L"], R: m["R"], N: m["N"], P: m["P"]}
+		if r.Outcomes == nil || *r.Outcomes != want {
+			t.Errorf("tiers.parquet tier %d: outcomes %+v, summary.json %v", r.Tier, r.Outcomes, m)
+		}
+	}
 }
 
 // TestSolveKilled kills `census solve` with SIGKILL three times, after its
@@ -154,6 +175,7 @@ func TestSolveKilled(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("after the kills: %+v, uninterrupted: %+v", got, want)
 	}
+	checkTiersOutcomes(t, dir, got)
 }
 
 // TestSolveBadInput checks that what the solve stage cannot solve is
