@@ -71,6 +71,9 @@ type Config struct {
 	// Positions writes the positions table: every position of the run,
 	// under positions/tier=NN/ in the outputs.
 	Positions bool
+	// Keep keeps every tier's positions, for the solve stage, under
+	// kept/ in the outputs (solve.go).
+	Keep bool
 	// AckWait is how long a job may go without a heartbeat before it is
 	// delivered to another worker, set on the workers' consumer; zero
 	// means broker.DefaultAckWait.
@@ -138,6 +141,9 @@ type Result struct {
 	Positions [][]jobs.Blob
 	// Compactions are the compactions of the piece fragments, in order.
 	Compactions []Compaction
+	// Kept are the kept positions in the store, by tier; nil unless the
+	// run keeps them.
+	Kept []KeptTier
 }
 
 // Run runs the census, writes its outputs into cfg.Out and returns its
@@ -157,7 +163,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		reduceShards = reduceShardsFor(g.Board().Squares(), cfg.Parallelism)
 	}
 	plan, resumed, err := st.plan(ctx, cfg.Run, Plan{Game: cfg.Game, Board: cfg.Board, Start: cfg.Start,
-		Shards: cfg.Shards, ReduceShards: reduceShards, MemBudget: cfg.MemBudget, Store: cfg.StoreURL, NoSymmetry: cfg.NoSymmetry, Positions: cfg.Positions,
+		Shards: cfg.Shards, ReduceShards: reduceShards, MemBudget: cfg.MemBudget, Store: cfg.StoreURL, NoSymmetry: cfg.NoSymmetry, Positions: cfg.Positions, Keep: cfg.Keep,
 		CompactMin: cmp.Or(cfg.CompactMin, DefaultCompactMin)})
 	if err != nil {
 		return nil, err
@@ -169,7 +175,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Store: plan.Store,
-		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions}
+		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions, Keep: plan.Keep}
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	tr := newTracker(ctx, cfg, st, g.MaxTier(), cfg.Metrics.forRun(cfg.Run, g.Name(), g.Board().String(), g.MaxTier()))
@@ -184,8 +190,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if err == nil {
 		tr.status.Stages = c.clock.stages()
 		tr.stage(runstate.StageOutputs, res.Summary.Tiers, res.Summary.Positions)
-		err = c.writeOutputs(ctx, res)
-		tr.status.Stages = res.Summary.Stages
+		if spec.Keep {
+			err = writeKept(ctx, &cfg, res, spec)
+		}
+		if err == nil {
+			err = c.writeOutputs(ctx, res)
+			tr.status.Stages = res.Summary.Stages
+		}
 	}
 	if cause := context.Cause(ctx); err != nil && errors.Is(cause, broker.ErrStoreFull) {
 		err = cause
@@ -222,6 +233,9 @@ type census struct {
 	total     jobs.TierStats
 	tiers     []schema.Tier
 	positions [][]jobs.Blob
+	// kept: the blobs of each tier's kept positions, when the run
+	// keeps them for a solve.
+	kept []KeptTier
 }
 
 // run runs the tiers and the reductions and returns the run's result.
@@ -246,7 +260,7 @@ func (c *census) run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	sum := summarize(c.g, c.tiers, c.total, counts, classes)
-	return &Result{Summary: sum, Tiers: c.tiers, Tables: tables, Positions: c.positions, Compactions: c.pieces.made}, nil
+	return &Result{Summary: sum, Tiers: c.tiers, Tables: tables, Positions: c.positions, Compactions: c.pieces.made, Kept: c.kept}, nil
 }
 
 // start writes the start position, the input of tier 0, checking first
@@ -342,8 +356,10 @@ func (c *census) tierDone(ctx context.Context, t, nextShards int, incoming uint6
 	var parts []jobs.Blob
 	var written uint64
 	next := make([][]jobs.Blob, nextShards)
+	kept := KeptTier{Shards: c.shards}
 	for _, r := range results {
 		tr := r.Tier
+		kept.add(tr.Kept)
 		stats.Add(tr.Stats)
 		for _, b := range tr.Next {
 			next[b.Bucket] = append(next[b.Bucket], b)
@@ -373,6 +389,9 @@ func (c *census) tierDone(ctx context.Context, t, nextShards int, incoming uint6
 	}
 	c.total.Add(stats)
 	c.tiers = append(c.tiers, tierRow(c.g, t, stats))
+	if c.spec.Keep {
+		c.kept = append(c.kept, kept)
+	}
 	c.cfg.Log.Info("tier done", "tier", t, "positions", stats.Positions, "stored", stats.Stored, "moves", stats.Moves, "shards", c.shards)
 	c.branching = float64(stats.Moves) / float64(stats.Positions)
 	// Tier t is done for good: its position fragments are read by no

@@ -60,6 +60,10 @@ func start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) 
 			return nil, err
 		}
 		cfg.Run = id
+		if cfg.Keep {
+			// Its tier jobs keep their positions: another run.
+			cfg.Run += "-kept"
+		}
 	}
 	if err := broker.CheckRun(cfg.Run); err != nil {
 		return nil, err

@@ -56,6 +56,9 @@ func (r Result) Produces() []string {
 		if r.Tier.Table != nil {
 			blobs = append(blobs, *r.Tier.Table)
 		}
+		if r.Tier.Kept != nil {
+			blobs = append(blobs, *r.Tier.Kept)
+		}
 	case r.Piece != nil:
 		blobs = append(blobs, r.Piece.Classes...)
 		if r.Piece.Table != nil {
@@ -65,6 +68,8 @@ func (r Result) Produces() []string {
 		blobs = r.Compact.Outputs
 	case r.Value != nil:
 		blobs = []Blob{r.Value.Table}
+	case r.Solve != nil:
+		blobs = []Blob{r.Solve.Outcomes}
 	}
 	var names []string
 	seen := map[string]bool{}

@@ -39,6 +39,9 @@ type Spec struct {
 	// Positions asks every tier job to write its positions as a part of
 	// the positions table.
 	Positions bool `json:"positions,omitempty"`
+	// Keep asks every tier job to keep its positions for the solve stage
+	// (keep.go).
+	Keep bool `json:"keep,omitempty"`
 	// MemBudget is the bytes a job may hold in record buffers before it
 	// spills them to the store, split into named shares (budget.go).
 	MemBudget int64 `json:"mem_budget"`
@@ -55,6 +58,8 @@ type Job struct {
 	Value *ValueJob `json:"value,omitempty"`
 	// Compact folds piece fragments; it runs beside the next tier's jobs.
 	Compact *CompactJob `json:"compact,omitempty"`
+	// Solve solves a tier shard from the next tier's outcomes (solve.go).
+	Solve *SolveJob `json:"solve,omitempty"`
 }
 
 // Result is what a job reports: the field of the job's kind is set.
@@ -64,6 +69,7 @@ type Result struct {
 	Class   *ClassResult   `json:"class,omitempty"`
 	Value   *ValueResult   `json:"value,omitempty"`
 	Compact *CompactResult `json:"compact,omitempty"`
+	Solve   *SolveResult   `json:"solve,omitempty"`
 	// Cost is what running the job took, as the one that ran it measured
 	// it; nil in the records of a census before it was kept.
 	Cost *Cost `json:"cost,omitempty"`
@@ -90,6 +96,8 @@ func (j Job) ID() string {
 		return fmt.Sprintf("value-%04d-shard-%05d", j.Value.Level, j.Value.Shard)
 	case j.Compact != nil:
 		return fmt.Sprintf("compact-%04d-bucket-%05d", j.Compact.Tier, j.Compact.Bucket)
+	case j.Solve != nil:
+		return fmt.Sprintf("solve-%04d-shard-%05d", j.Solve.Tier, j.Solve.Shard)
 	}
 	return "empty"
 }
@@ -109,6 +117,8 @@ func (j Job) Key() string {
 		return fmt.Sprintf("value.%04d.%05d", j.Value.Level, j.Value.Shard)
 	case j.Compact != nil:
 		return fmt.Sprintf("compact.%04d.%05d", j.Compact.Tier, j.Compact.Bucket)
+	case j.Solve != nil:
+		return fmt.Sprintf("solve.%04d.%05d", j.Solve.Tier, j.Solve.Shard)
 	}
 	return "empty"
 }
@@ -148,6 +158,8 @@ func (j Job) Spec() *Spec {
 		return &j.Value.Spec
 	case j.Compact != nil:
 		return &j.Compact.Spec
+	case j.Solve != nil:
+		return &j.Solve.Spec
 	}
 	return nil
 }
@@ -179,6 +191,9 @@ type TierResult struct {
 	// its rows; absent unless the spec asks for positions and the shard
 	// holds some.
 	Table *Blob `json:"table,omitempty"`
+	// Kept is the shard's kept positions, Count of them; absent unless the
+	// spec keeps positions and the shard holds some.
+	Kept *Blob `json:"kept,omitempty"`
 }
 
 // TierStats are the per-position and per-move counts of a set of positions.

@@ -31,6 +31,10 @@ func Run(ctx context.Context, st store.Store, j Job, opts Options) (Result, erro
 		res.Class, err = runClasses(ctx, st, j.Class, opts)
 	case j.Compact != nil:
 		res.Compact, err = runCompact(ctx, st, j.Compact, opts)
+	case j.Solve != nil:
+		drainTierBufs()
+		drainPieceBufs()
+		res.Solve, err = runSolve(ctx, st, j.Solve, opts)
 	case j.Value != nil:
 		drainTierBufs()
 		drainPieceBufs()

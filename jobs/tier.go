@@ -70,6 +70,7 @@ type tierKernel struct {
 	deadFree, inPlace *spiller[uint64] // keys, by reduce bucket
 	pieceRecs         *spiller[PieceRecord]
 	table             *positionTable // nil unless the spec asks for positions
+	keep              *keeper        // nil unless the spec keeps positions (keep.go)
 	scratch           []uint64       // radix scratch of the key spillers
 	stats             TierStats
 	moves             *games.MoveStats
@@ -189,6 +190,9 @@ func (k *tierKernel) check(pos uint64) (uint64, error) {
 func (k *tierKernel) count(pos, w uint64) error {
 	k.stats.Stored++
 	k.stats.Positions += w
+	if err := k.keepPosition(pos); err != nil {
+		return err
+	}
 	if k.table != nil {
 		if err := k.table.add(pos); err != nil {
 			return err
@@ -310,6 +314,9 @@ func (k *tierKernel) report() (*TierResult, error) {
 		return nil, err
 	}
 	res.Pieces = append(res.Pieces, blobs...)
+	if res.Kept, err = k.commitKept(); err != nil {
+		return nil, err
+	}
 	if k.table != nil {
 		if res.Table, err = k.table.commit(stats.Positions); err != nil {
 			return nil, fmt.Errorf("tier %d shard %d: %w", k.j.Tier, k.j.Shard, err)
@@ -323,6 +330,9 @@ func (k *tierKernel) report() (*TierResult, error) {
 func (k *tierKernel) abort() {
 	if k.table != nil {
 		k.table.abort()
+	}
+	if k.keep != nil {
+		k.keep.abort()
 	}
 	for _, s := range []*spiller[uint64]{k.next, k.deadFree, k.inPlace} {
 		s.release()

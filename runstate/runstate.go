@@ -57,6 +57,8 @@ type Plan struct {
 	Store        string `json:"store"`
 	NoSymmetry   bool   `json:"no_symmetry,omitempty"`
 	Positions    bool   `json:"positions,omitempty"`
+	// Keep keeps every tier's positions for the solve stage.
+	Keep bool `json:"keep,omitempty"`
 	// CompactMin is the bytes of piece fragments written since the last
 	// compaction below which the run does not compact them; zero (a plan
 	// of a version before compactions) never compacts.

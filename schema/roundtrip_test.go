@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -92,6 +93,13 @@ func TestTiersRoundTrip(t *testing.T) {
 		{Game: "amazons", Board: "3x4", Tier: 0, Positions: 1, Moves: 20, EdgeRuleJoins: 3},
 		{Game: "amazons", Board: "3x4", Tier: 1, Positions: 20, Moves: 300, Joins: 0, EdgeRuleJoins: 1 << 63},
 	}
+	// Rows of a solved run: each tier's classes add up to its positions,
+	// the last at the limit of the column.
+	solved := []Tier{
+		{Game: "clobber", Board: "3x3", Tier: 0, Positions: 1, Moves: 12, Outcomes: &TierOutcomes{N: 1}},
+		{Game: "clobber", Board: "3x3", Tier: 1, Positions: 12, Moves: 80, Outcomes: &TierOutcomes{L: 3, R: 4, N: 2, P: 3}},
+		{Game: "clobber", Board: "3x3", Tier: 2, Positions: 1<<64 - 1, Outcomes: &TierOutcomes{L: 1 << 62, R: 1 << 62, N: 1 << 62, P: 1<<62 - 1}},
+	}
 	tests := []struct {
 		name string
 		rows []Tier
@@ -100,6 +108,7 @@ func TestTiersRoundTrip(t *testing.T) {
 		{"one tier", clobber[:1]},
 		{"clobber 16 tiers", clobber},
 		{"amazons extremes", amazons},
+		{"solved", solved},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,6 +119,28 @@ func TestTiersRoundTrip(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, tt.rows) {
 				t.Errorf("round trip:\n got %+v\nwant %+v", got, tt.rows)
+			}
+		})
+	}
+}
+
+// TestTiersOutcomesRefused checks that WriteTiers refuses outcomes on some
+// rows only, and classes that do not add up to the tier's positions.
+func TestTiersOutcomesRefused(t *testing.T) {
+	tests := []struct {
+		name string
+		rows []Tier
+		want string
+	}{
+		{"some rows", []Tier{{Tier: 0, Positions: 1, Outcomes: &TierOutcomes{P: 1}}, {Tier: 1, Positions: 4}}, "outcomes on some rows only"},
+		{"first row without", []Tier{{Tier: 0, Positions: 1}, {Tier: 1, Positions: 4, Outcomes: &TierOutcomes{N: 4}}}, "outcomes on some rows only"},
+		{"short", []Tier{{Tier: 0, Positions: 5, Outcomes: &TierOutcomes{L: 1, R: 1, N: 1, P: 1}}}, "outcomes of 4 positions, the tier has 5"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := WriteTiers(io.Discard, tt.rows)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("WriteTiers = %v, want an error containing %q", err, tt.want)
 			}
 		})
 	}

@@ -63,6 +63,11 @@ const (
 	tWithDead
 	tJoins
 	tEdgeRuleJoins
+	// The outcome columns, only in a solved run's file.
+	tOutcomeL
+	tOutcomeR
+	tOutcomeN
+	tOutcomeP
 )
 
 // Column indexes of the pieces table, in schema order.
@@ -175,6 +180,15 @@ var tiersSchema = arrow.NewSchema([]arrow.Field{
 	tEdgeRuleJoins:       req("edge_rule_joins", tU64),
 }, tableMetadata(TableTiers))
 
+// tiersSolvedSchema is tiersSchema with the outcome columns after the
+// others: the tiers table of a solved run.
+var tiersSolvedSchema = arrow.NewSchema(append(tiersSchema.Fields(),
+	req("outcome_l", tU64),
+	req("outcome_r", tU64),
+	req("outcome_n", tU64),
+	req("outcome_p", tU64),
+), tableMetadata(TableTiers))
+
 var piecesSchema = arrow.NewSchema([]arrow.Field{
 	pGame:         req("game", tStr),
 	pBoard:        req("board", tStr),
@@ -208,6 +222,12 @@ func SummarySchema() *arrow.Schema { return summarySchema }
 // and Version in its metadata. The schema is shared: do not modify it. It
 // never fails.
 func TiersSchema() *arrow.Schema { return tiersSchema }
+
+// TiersSolvedSchema returns the Arrow schema of a solved run's
+// tiers.parquet: TiersSchema's columns, then outcome_l, outcome_r,
+// outcome_n and outcome_p. The schema is shared: do not modify it. It never
+// fails.
+func TiersSolvedSchema() *arrow.Schema { return tiersSolvedSchema }
 
 // PiecesSchema returns the Arrow schema of the pieces/part-*.parquet files,
 // with the table name and Version in its metadata. The schema is shared: do

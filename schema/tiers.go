@@ -11,9 +11,11 @@ import (
 )
 
 // WriteTiers writes rows as tiers.parquet to w, in the order given (callers
-// write them by tier). An empty rows writes a valid file with no rows. It
-// returns an error, and leaves w holding a partial file, when writing fails.
-// Wrap it in WriteFileAtomic to write a file.
+// write them by tier). An empty rows writes a valid file with no rows. When
+// the rows have Outcomes the file has the outcome columns; rows must then
+// all have them, and each row's classes must add up to its positions. It
+// returns an error, and leaves w holding a partial file, when they do not or
+// writing fails. Wrap it in WriteFileAtomic to write a file.
 func WriteTiers(w io.Writer, rows []Tier) error {
 	if err := writeTiers(w, rows, defaultOptions); err != nil {
 		return fmt.Errorf("write tiers: %w", err)
@@ -22,7 +24,20 @@ func WriteTiers(w io.Writer, rows []Tier) error {
 }
 
 func writeTiers(w io.Writer, rows []Tier, o writeOptions) error {
-	b := array.NewRecordBuilder(memory.DefaultAllocator, tiersSchema)
+	solved := len(rows) > 0 && rows[0].Outcomes != nil
+	for _, r := range rows {
+		switch {
+		case (r.Outcomes != nil) != solved:
+			return fmt.Errorf("tiers %d and %d: outcomes on some rows only", rows[0].Tier, r.Tier)
+		case solved && r.Outcomes.L+r.Outcomes.R+r.Outcomes.N+r.Outcomes.P != r.Positions:
+			return fmt.Errorf("tier %d: outcomes of %d positions, the tier has %d", r.Tier, r.Outcomes.L+r.Outcomes.R+r.Outcomes.N+r.Outcomes.P, r.Positions)
+		}
+	}
+	sc := tiersSchema
+	if solved {
+		sc = tiersSolvedSchema
+	}
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
 	defer b.Release()
 	b.Reserve(len(rows))
 	var (
@@ -42,6 +57,12 @@ func writeTiers(w io.Writer, rows []Tier, o writeOptions) error {
 		u(tWithDead).Append(r.WithDead)
 		u(tJoins).Append(r.Joins)
 		u(tEdgeRuleJoins).Append(r.EdgeRuleJoins)
+		if solved {
+			u(tOutcomeL).Append(r.Outcomes.L)
+			u(tOutcomeR).Append(r.Outcomes.R)
+			u(tOutcomeN).Append(r.Outcomes.N)
+			u(tOutcomeP).Append(r.Outcomes.P)
+		}
 	}
 	rec := b.NewRecordBatch()
 	defer rec.Release()
@@ -64,6 +85,7 @@ func readTiers(r parquet.ReaderAtSeeker) ([]Tier, error) {
 	rows := []Tier{}
 	var in interner
 	err := readTable(r, TableTiers, func(rec arrow.RecordBatch) error {
+		solved := rec.NumCols() > tOutcomeL
 		var (
 			game  = rec.Column(tGame).(*array.String)
 			board = rec.Column(tBoard).(*array.String)
@@ -83,6 +105,11 @@ func readTiers(r parquet.ReaderAtSeeker) ([]Tier, error) {
 				Joins:               u(tJoins, i),
 				EdgeRuleJoins:       u(tEdgeRuleJoins, i),
 			})
+			if solved {
+				rows[len(rows)-1].Outcomes = &TierOutcomes{
+					L: u(tOutcomeL, i), R: u(tOutcomeR, i), N: u(tOutcomeN, i), P: u(tOutcomeP, i),
+				}
+			}
 		}
 		return nil
 	})

@@ -5,6 +5,10 @@ package schema
 // cgsuite; the summary and tiers tables are the same in versions 1 and 2.
 // Version 3 added the pieces' value columns (outcome, value, value_capped,
 // value_nodes, cost); the other tables are the same in versions 2 and 3.
+// A solved run's tiers table has the columns outcome_l, outcome_r,
+// outcome_n and outcome_p after the others; they are absent from every
+// other run's, so the census's outputs do not change when nothing is
+// solved, and readers of version 3 take a tiers file with or without them.
 const Version = 3
 
 // Summary is one census run in numbers: the keys of summary.json and the one
@@ -49,6 +53,9 @@ type Summary struct {
 	// Values holds the counts of the values stage (summary.json only);
 	// nil until that stage has run.
 	*Values
+	// Solved holds the outcomes of the solve stage (summary.json only);
+	// nil until that stage has run.
+	*Solved
 }
 
 // Tier is one row of tiers.parquet: the counts of one tier of a run.
@@ -68,6 +75,16 @@ type Tier struct {
 	Joins    uint64
 	// EdgeRuleJoins is zero for games other than Amazons.
 	EdgeRuleJoins uint64
+	// Outcomes are the tier's positions by outcome class, nil until the
+	// solve stage has run. Every row of one file has them or none has.
+	Outcomes *TierOutcomes
+}
+
+// TierOutcomes are a tier's positions by outcome class (see COLUMNS.md),
+// counted as the plain enumeration counts positions: they add up to the
+// tier's Positions.
+type TierOutcomes struct {
+	L, R, N, P uint64
 }
 
 // Piece is one row of the pieces table: one distinct translated live piece.

@@ -31,7 +31,8 @@ values stage (census values) whose directory holds its pieces files adds
 two charts from them: outcomes-by-size, the share of each size's distinct
 translated live pieces in each outcome class (L, R, N, P), and
 value-cost-by-size, the mean and greatest cost of valuing a piece of each
-size. When DIR holds several
+size. A solved run (census solve) adds outcomes-by-tier, the share of each
+tier's positions in each outcome class. When DIR holds several
 runs it adds a comparison table and the same charts with one line per run.
 A Mū tōrere run shows its counts (arrangements, states, verdicts, the states
 reachable from the start) and one chart, random-player: the chance that a
@@ -42,7 +43,7 @@ With --png every chart is also written as a PNG file under DIR/report/:
 RUN-CHART.png for a run's charts and all-CHART.png for the overlays, where
 RUN is GAME-BOARD (with -2, -3 ... when runs share it) and CHART is one of
 positions, split-share, pieces-by-size, ladder, edge-rule-joins,
-outcomes-by-size, value-cost-by-size, random-player.`,
+outcomes-by-size, value-cost-by-size, outcomes-by-tier, random-player.`,
 		Example: `  census run clobber 4x4 --out runs && census report runs
   census report results --png`,
 		Args: exactArgs(1, "DIR"),

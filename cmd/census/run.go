@@ -42,6 +42,9 @@ type runFlags struct {
 	// values runs the values stage after the census (cmd/census/values.go).
 	values     bool
 	valuesOpts valuesFlags
+	// solve keeps the positions and runs the solve stage after the census
+	// (cmd/census/solve.go); keep only keeps them.
+	solve, keep bool
 }
 
 func runCmd() *cobra.Command {
@@ -61,6 +64,9 @@ writes every position, one directory per tier: positions/tier=NN/part-*.parquet.
   census run amazons 3x4 --start 'o..x/..../....'`,
 		Args: exactArgs(2, "GAME and BOARD"),
 		RunE: func(c *cobra.Command, args []string) error {
+			if f.solve && (args[0] == mutorereGame || isKonaneRun(args[0], kf)) {
+				return usagef("--solve: %s is not solved tier by tier (mutorere is loopy, see docs/retrograde.md); --solve is for clobber, domineering and amazons", args[0])
+			}
 			if ok, err := dispatchMutorere(c, f, mf, args); ok {
 				return err
 			}
@@ -93,6 +99,8 @@ writes every position, one directory per tier: positions/tier=NN/part-*.parquet.
 	registerMemBudget(fl, &f.memBudget)
 	fl.BoolVar(&f.values, "values", false, "then value every distinct live piece, as census values OUT/GAME-BOARD does (its working data in DATA/values; interrupted there, the same command runs the census again and resumes the values)")
 	addValuesFlags(fl.IntVar, &f.valuesOpts)
+	fl.BoolVar(&f.solve, "solve", false, "keep every tier's positions, then find the outcome class of every position, as census solve OUT/GAME-BOARD does (its working data in DATA/solve)")
+	fl.BoolVar(&f.keep, "keep-positions", false, "keep every tier's positions under OUT/GAME-BOARD/kept/ (about 2 bytes a stored position) for census solve")
 	addKonaneFlags(c, &kf)
 	return c
 }
@@ -177,7 +185,7 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 	res, err := embedded.Run(ctx, embedded.Options{
 		Game: gameName, Board: board, Start: f.start, Run: f.run,
 		Out: outDir, Data: dataDir, Workers: f.jobs, Shards: f.shards, AckWait: ackWait(), RetryDelay: retryDelay(),
-		StoreURL: storeURLFlag, OpenStore: openStore, KeepData: f.keepData, Registry: ms.registerer(), NoSymmetry: f.plain, Positions: f.positions, NoSpaceCheck: f.noSpaceCheck,
+		StoreURL: storeURLFlag, OpenStore: openStore, KeepData: f.keepData, Registry: ms.registerer(), NoSymmetry: f.plain, Positions: f.positions, Keep: f.solve || f.keep, NoSpaceCheck: f.noSpaceCheck,
 		MemBudget: budget, Version: version, Log: newLogger(f.quiet), Progress: prog.update,
 	})
 	if err != nil {
@@ -193,6 +201,12 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 		vo := f.valuesOpts
 		vo.data, vo.keepData, vo.workers, vo.quiet = filepath.Join(dataDir, "values"), f.keepData, f.jobs, f.quiet
 		if res.Summary.Values, err = valueDir(ctx, vo, outDir); err != nil {
+			return err
+		}
+	}
+	if f.solve {
+		so := solveFlags{data: filepath.Join(dataDir, "solve"), keepData: f.keepData, workers: f.jobs, memBudget: f.memBudget, quiet: f.quiet}
+		if res.Summary.Solved, err = solveDir(ctx, so, outDir); err != nil {
 			return err
 		}
 	}

@@ -53,6 +53,8 @@ type Options struct {
 	NoSymmetry bool
 	// Positions writes the positions table.
 	Positions bool
+	// Keep keeps every tier's positions for the solve stage.
+	Keep bool
 	// NoSpaceCheck skips the free-space estimate before each stage
 	// (coordinator.Config.NoSpaceCheck); otherwise Data and a directory
 	// store are checked.
@@ -144,7 +146,7 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 	return coordinator.Start(ctx, coordinator.Config{
 		Game: o.Game, Board: o.Board, Start: o.Start, Run: o.Run,
 		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget, AckWait: o.AckWait,
-		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry, Positions: o.Positions,
+		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry, Positions: o.Positions, Keep: o.Keep,
 		Log: o.Log, Progress: o.Progress, Metrics: coordinatorMetrics(o.Registry),
 		SpaceDirs: []string{o.Data}, NoSpaceCheck: o.NoSpaceCheck, CompactMin: o.CompactMin,
 		// The coordinator shares the machine with the workers: small

@@ -57,6 +57,9 @@ func runCharts(r Run) ([]*chart, error) {
 	if len(r.Values) > 0 {
 		makers = append(makers, outcomesChart, costChart)
 	}
+	if r.Summary.Solved != nil {
+		makers = append(makers, solvedChart)
+	}
 	var charts []*chart
 	for _, m := range makers {
 		ch, err := m(r)

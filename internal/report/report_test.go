@@ -56,7 +56,19 @@ func publishedReport(t *testing.T) (string, Output) {
 	return published.dir, published.out
 }
 
-// wantCharts is the charts a run has.
+// wantRunCharts is the charts of a run that has not been through the
+// values stage: those of its game, and the outcomes by tier when it has
+// been solved.
+func wantRunCharts(r Run) []string {
+	charts := wantCharts(r.Game())
+	if r.Summary.Solved != nil {
+		charts = append(charts, chartSolved)
+	}
+	return charts
+}
+
+// wantCharts is the charts a run of a game has, before any stage but the
+// census.
 func wantCharts(game string) []string {
 	if game == "mutorere" {
 		return []string{chartRandom}
@@ -96,7 +108,7 @@ func TestChartsAreInlineSVG(t *testing.T) {
 			}
 			got = append(got, fig.attr["data-chart"])
 		}
-		if want := wantCharts(r.Game()); !slices.Equal(got, want) {
+		if want := wantRunCharts(r); !slices.Equal(got, want) {
 			t.Errorf("%s: charts %v, want %v", r.ID, got, want)
 		}
 	}
@@ -113,8 +125,15 @@ func TestChartsAreInlineSVG(t *testing.T) {
 		t.Errorf("overlays %v, want %v", overlays, want)
 	}
 	// Four charts a tiered run (13), one the edge-rule joins of each
-	// Amazons run, one each Mū tōrere run, five overlays.
-	if n, want := len(doc.all(named("svg"))), 4*13+2+2+5; n != want {
+	// Amazons run, one the outcomes by tier of each solved run, one each
+	// Mū tōrere run, five overlays.
+	solved := 0
+	for _, r := range out.Runs {
+		if r.Summary.Solved != nil {
+			solved++
+		}
+	}
+	if n, want := len(doc.all(named("svg"))), 4*13+2+solved+2+5; n != want {
 		t.Errorf("%d <svg> in the page, want %d", n, want)
 	}
 }
@@ -253,7 +272,7 @@ func TestPNGFiles(t *testing.T) {
 	dir, out := publishedReport(t)
 	var want []string
 	for _, r := range out.Runs {
-		for _, c := range wantCharts(r.Game()) {
+		for _, c := range wantRunCharts(r) {
 			want = append(want, filepath.Join(dir, PNGDir, r.ID+"-"+c+".png"))
 		}
 	}

@@ -166,7 +166,7 @@ func TestManifest(t *testing.T) {
 	if len(doc.all(withAttr("section", "id", "comparison"))) != 0 || len(out.PNGs) != 0 {
 		t.Errorf("one run got a comparison or PNG files")
 	}
-	if n := len(doc.all(named("svg"))); n != 4 {
-		t.Errorf("%d charts, want 4", n)
+	if n, want := len(doc.all(named("svg"))), len(wantRunCharts(out.Runs[0])); n != want {
+		t.Errorf("%d charts, want %d", n, want)
 	}
 }

@@ -158,30 +158,39 @@ func (b *band) Thumbnail(c *draw.Canvas) {
 // distinct translated live pieces in each outcome class, L at the bottom.
 func outcomesChart(r Run) (*chart, error) {
 	p := newPlot("Outcome classes by piece size: "+runName(r), sizeLabel(r.Summary.Game), "share of the size's translated pieces")
-	leg := newLegend()
-	n := len(r.Values)
-	xs := make([]float64, n)
-	base := make([]float64, n)
+	xs := make([]float64, len(r.Values))
 	for i, sv := range r.Values {
 		xs[i] = float64(sv.Size)
 	}
+	share := func(i int, c string) float64 { return float64(r.Values[i].Outcomes[c]) / float64(r.Values[i].Pieces) }
+	label := func(c string) string {
+		return fmt.Sprintf("%s: %s pieces", outcomeNames[c], commas(r.Summary.OutcomesTranslated[c]))
+	}
+	return stackedShares(chartOutcomes, p, xs, share, label), nil
+}
+
+// stackedShares draws on p a stack of bars at each of xs, one bar a class
+// from L at the bottom to P, as tall as share(i, class) at xs[i]; label
+// names each class in the legend.
+func stackedShares(name string, p *plot.Plot, xs []float64, share func(i int, c string) float64, label func(c string) string) *chart {
+	leg := newLegend()
+	n := len(xs)
+	base := make([]float64, n)
 	for _, c := range outcomeClasses {
 		b := &band{x: xs, lo: slices.Clone(base), hi: make([]float64, n), color: outcomeColors[c], fill: 0.75}
-		for i, sv := range r.Values {
-			share := float64(sv.Outcomes[c]) / float64(sv.Pieces)
-			b.hi[i] = b.lo[i] + share
+		for i := range xs {
+			b.hi[i] = b.lo[i] + share(i, c)
 			base[i] = b.hi[i]
 		}
 		p.Add(b)
-		tot := r.Summary.OutcomesTranslated[c]
-		leg.Add(fmt.Sprintf("%s: %s pieces", outcomeNames[c], commas(tot)), b)
+		leg.Add(label(c), b)
 	}
 	p.Y.Min, p.Y.Max = 0, 1
 	p.Y.Tick.Marker = percentTicks{}
 	p.X.Tick.Marker = integerTicks{}
-	ch := runChart(chartOutcomes, p)
+	ch := runChart(name, p)
 	ch.legend, ch.legendBelow = leg, true
-	return ch, nil
+	return ch
 }
 
 // costChart draws, for each piece size, the mean and the greatest cost of

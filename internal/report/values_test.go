@@ -131,14 +131,8 @@ func TestValueCharts(t *testing.T) {
 	doc := parsePage(t, filepath.Join(dir, HTMLName))
 	for _, r := range out.Runs {
 		t.Run(r.ID, func(t *testing.T) {
-			var got []string
-			for _, fig := range doc.all(withAttr("section", "data-run", r.ID))[0].all(named("figure")) {
-				if n := len(fig.all(named("svg"))); n != 1 {
-					t.Errorf("figure %s holds %d <svg>, want 1", fig.attr["id"], n)
-				}
-				got = append(got, fig.attr["data-chart"])
-			}
-			want := wantCharts(r.Game())
+			got := sectionCharts(t, doc, r.ID)
+			want := wantRunCharts(r)
 			rows, valued := recounts[r.ID]
 			if r.Dir == plain {
 				if valued {
@@ -154,18 +148,34 @@ func TestValueCharts(t *testing.T) {
 				return
 			}
 			sizes, by := recountBySize(rows)
-			checkOutcomeChart(t, doc, r.ID, sizes, by)
+			checkOutcomeChart(t, doc, r.ID+"-"+chartOutcomes, sizes, by)
 			checkCostChart(t, doc, r.ID, sizes, by)
 		})
 	}
 }
 
-// checkOutcomeChart checks that each size's stack has one bar per class
-// present, in the order L, R, N, P from the bottom, and that each bar's
-// height over the stack's is the class's share of the size's pieces.
+// sectionCharts returns the charts of a run's section in page order,
+// checking that each figure holds one <svg>.
+func sectionCharts(t *testing.T, doc *node, id string) []string {
+	t.Helper()
+	var got []string
+	for _, fig := range doc.all(withAttr("section", "data-run", id))[0].all(named("figure")) {
+		if n := len(fig.all(named("svg"))); n != 1 {
+			t.Errorf("figure %s holds %d <svg>, want 1", fig.attr["id"], n)
+		}
+		got = append(got, fig.attr["data-chart"])
+	}
+	return got
+}
+
+// checkOutcomeChart checks that the figure id stacks a bar for each of
+// sizes (piece sizes, or tiers) with one bar per class present, in the
+// order L, R, N, P from the bottom, and that each bar's height over the
+// stack's is the class's share of the size's pieces (or the tier's
+// positions).
 func checkOutcomeChart(t *testing.T, doc *node, id string, sizes []int, by map[int]*recount) {
 	t.Helper()
-	fig := doc.all(withAttr("figure", "id", id+"-"+chartOutcomes))
+	fig := doc.all(withAttr("figure", "id", id))
 	if len(fig) != 1 {
 		t.Fatalf("%d outcome charts, want 1", len(fig))
 	}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/census-cgt/census/coordinator"
+	"github.com/census-cgt/census/internal/embedded"
+	"github.com/census-cgt/census/schema"
+)
+
+type solveFlags struct {
+	data      string
+	keepData  bool
+	workers   int
+	memBudget string
+	json      bool
+	quiet     bool
+}
+
+func solveCmd() *cobra.Command {
+	var f solveFlags
+	c := &cobra.Command{
+		Use:   "solve DIR",
+		Short: "Find the outcome class of every position of a finished census run",
+		Long: `Find the outcome class of every position of the finished census run in DIR
+(OUT/GAME-BOARD, the directory that holds run.json; not OUT), which must have
+kept its positions: census run GAME BOARD --solve keeps them and solves at
+once. The tiers are solved backwards, the last first, as jobs on an
+embedded NATS server: a position's class (L: Left wins whoever starts, R:
+Right wins whoever starts, N: the player to move wins, P: the player to
+move loses) follows from its options' in the next tier.
+
+summary.json gains start_outcome, outcomes (positions by class, counted as
+the census counts positions) and outcomes_by_tier (see schema/COLUMNS.md).
+
+Interrupted, the same command resumes from --data. A DIR that is no
+finished run, a run that did not keep its positions, or a game this stage
+cannot solve is refused (exit 2) and left untouched.`,
+		Example: `  census run clobber 3x5 --solve --out results
+  census run clobber 4x4 --keep-positions --out results
+  census solve results/clobber-4x4`,
+		Args: exactArgs(1, "DIR"),
+		RunE: func(c *cobra.Command, args []string) error {
+			return runSolve(c.Context(), f, args[0])
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&f.data, "data", "", "directory for the embedded NATS store (default DIR/.census-solve); the same command resumes from it")
+	fl.BoolVar(&f.keepData, "keep-data", false, "keep the working data (and the outcome tables, under DIR) after the stage")
+	registerJobs(fl, &f.workers, runtime.NumCPU(), "solve jobs to run at once")
+	registerMemBudget(fl, &f.memBudget)
+	fl.BoolVar(&f.json, "json", false, "print summary.json on standard output")
+	fl.BoolVar(&f.quiet, "quiet", false, "print no progress")
+	return c
+}
+
+func runSolve(ctx context.Context, f solveFlags, dir string) error {
+	if f.workers < 1 {
+		return usagef("--jobs %d: want at least 1", f.workers)
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return usagef("DIR %s: not a directory", dir)
+	}
+	if err := checkSolveDir(dir); err != nil {
+		return err
+	}
+	if f.data == "" {
+		f.data = filepath.Join(dir, ".census-solve")
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if _, err := solveDir(ctx, f, dir); err != nil {
+		return err
+	}
+	if f.json {
+		data, err := os.ReadFile(filepath.Join(dir, schema.SummaryJSONFile))
+		if err != nil {
+			return err
+		}
+		_, err = os.Stdout.Write(data)
+		return err
+	}
+	return nil
+}
+
+// checkSolveDir refuses, as bad usage, a DIR the solve stage cannot
+// solve, saying what to do instead.
+func checkSolveDir(dir string) error {
+	_, _, err := coordinator.CheckSolveDir(dir)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, coordinator.ErrNotKept):
+		return usagef("DIR %v; run the census again with --solve (census run GAME BOARD --solve)", err)
+	case errors.Is(err, coordinator.ErrNotSolvable):
+		return usagef("DIR %v; loopy games have their own retrograde analysis (docs/retrograde.md)", err)
+	}
+	return checkValuesDir(dir)
+}
+
+// solveDir runs the solve stage of dir with its NATS data in f.data, and
+// removes the data once it is done unless f.keepData.
+func solveDir(ctx context.Context, f solveFlags, dir string) (*schema.Solved, error) {
+	_, budget, err := memBudget(f.memBudget, f.workers)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	began := time.Now()
+	prog := newProgress(os.Stderr, f.quiet, nil)
+	solved, err := embedded.RunSolve(ctx, embedded.SolveOptions{
+		Dir: dir, Data: f.data, Workers: f.workers, MemBudget: budget, KeepData: f.keepData,
+		Log: newLogger(f.quiet), Progress: prog.updateSolve,
+	})
+	prog.done()
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return nil, fmt.Errorf("solve interrupted; run the same command again to resume from %s", f.data)
+		}
+		return nil, fmt.Errorf("solve %s: %w", dir, err)
+	}
+	if !f.keepData {
+		if err := embedded.Clean(f.data); err != nil {
+			return nil, err
+		}
+	}
+	if !f.quiet {
+		fmt.Fprintf(os.Stderr, "solved %s in %s: start %s, positions by class %v\n", dir, time.Since(began).Round(time.Millisecond), solved.StartOutcome, solved.Outcomes)
+	}
+	return solved, nil
+}
+
+// updateSolve shows the progress of a solve stage.
+func (p *progress) updateSolve(sp coordinator.SolveProgress) {
+	p.show(fmt.Sprintf("solve tier %d", sp.Tier), fmt.Sprintf("solve: tier %d, %d of %d tiers, %d of %d stored positions",
+		sp.Tier, sp.TiersDone, sp.Tiers, sp.Positions, sp.Stored), func(width int) string {
+		return drawBar(float64(sp.Positions)/float64(max(sp.Stored, 1)), width)
+	})
+}

@@ -1,0 +1,404 @@
+package coordinator
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/census-cgt/census/broker"
+	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/games/all"
+	"github.com/census-cgt/census/jobs"
+	"github.com/census-cgt/census/runstate"
+	"github.com/census-cgt/census/schema"
+	"github.com/census-cgt/census/solve"
+	"github.com/census-cgt/census/store"
+)
+
+// The solve stage finds the outcome class of every position of a finished
+// run that kept its positions (Config.Keep). Every move removes a stone,
+// places a domino or burns a square, so a position's options all lie in
+// the next tier: the stage runs the tiers backwards, the last first, one
+// batch of solve jobs (jobs.SolveJob) per tier, each job a shard of the
+// census's own sharding of that tier. A job loads the next tier's outcome
+// table whole and looks its positions' options up in it (docs/solve.md
+// says why a lookup rather than a join). Done-records in the stage's
+// bucket make it resumable. Last, the coordinator adds the counts by class
+// to summary.json and rewrites run.json.
+//
+// The kept positions lie in the outputs, under kept/ (KeptDir), with an
+// index (KeptIndexFile); the solve's store is the output directory itself,
+// so its jobs name the kept blobs by their paths there, and the outcome
+// tables it writes lie under the stage's run ID until it is done.
+
+// Errors of a directory the solve stage cannot solve.
+var (
+	// ErrNotKept marks a run that did not keep its positions.
+	ErrNotKept = errors.New("the run did not keep its positions")
+	// ErrNotSolvable marks a game the backward pass over tiers cannot
+	// solve.
+	ErrNotSolvable = errors.New("not a game the solve stage solves")
+)
+
+// KeptDir is the directory of the kept positions in a run's outputs, and
+// KeptIndexFile their index.
+const (
+	KeptDir       = "kept"
+	KeptIndexFile = "kept/index.json"
+)
+
+// KeptTier is one tier's kept positions: the tier's shards and the blob
+// of each shard that holds positions.
+type KeptTier struct {
+	Shards int         `json:"shards"`
+	Blobs  []jobs.Blob `json:"blobs"`
+}
+
+func (k *KeptTier) add(b *jobs.Blob) {
+	if b != nil {
+		k.Blobs = append(k.Blobs, *b)
+	}
+}
+
+// KeptIndex lists the kept positions of a run.
+type KeptIndex struct {
+	Run        string     `json:"run"`
+	NoSymmetry bool       `json:"no_symmetry,omitempty"`
+	Tiers      []KeptTier `json:"tiers"`
+}
+
+// writeKept moves the run's kept positions from the store into dir's
+// kept/ and writes their index last. Each blob is renamed to its path under
+// dir, and leaves the store once copied (unless the run keeps its blobs),
+// so the kept positions are on disk once, not twice, at the end of the
+// run. A blob already in place (a coordinator that stopped part-way
+// through copied it) is not copied again; files an earlier run left under
+// kept/ are removed.
+func writeKept(ctx context.Context, cfg *Config, res *Result, spec jobs.Spec) error {
+	dir := cfg.Out
+	kd := filepath.Join(dir, KeptDir)
+	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(KeptIndexFile))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove old kept index: %w", err)
+	}
+	idx := KeptIndex{Run: spec.Run, NoSymmetry: spec.NoSymmetry, Tiers: make([]KeptTier, len(res.Kept))}
+	placed := map[string]bool{}
+	for t, kt := range res.Kept {
+		idx.Tiers[t] = KeptTier{Shards: kt.Shards}
+		for _, b := range kt.Blobs {
+			rel := fmt.Sprintf("%s/t%04d/s%05d.keep", KeptDir, t, b.Bucket)
+			p := filepath.Join(dir, filepath.FromSlash(rel))
+			if err := placeKept(ctx, cfg.Store, b, p); err != nil {
+				return err
+			}
+			cfg.deleteBlobs(ctx, "kept positions copied to the outputs", b.Name)
+			placed[p] = true
+			b.Name = rel
+			idx.Tiers[t].Blobs = append(idx.Tiers[t].Blobs, b)
+		}
+	}
+	err := filepath.WalkDir(kd, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || placed[p] {
+			return err
+		}
+		return os.Remove(p)
+	})
+	if err != nil {
+		return fmt.Errorf("remove old kept positions: %w", err)
+	}
+	if err := schema.WriteJSONAtomic(filepath.Join(dir, filepath.FromSlash(KeptIndexFile)), idx); err != nil {
+		return fmt.Errorf("write kept index: %w", err)
+	}
+	return nil
+}
+
+// placeKept copies the kept blob b to the file p, unless p holds it
+// already.
+func placeKept(ctx context.Context, st store.Store, b jobs.Blob, p string) error {
+	if data, err := os.ReadFile(p); err == nil && int64(len(data)) == b.Size && len(data) >= 8 &&
+		crc32.Checksum(data[:len(data)-8], crc32.MakeTable(crc32.Castagnoli)) == b.Sum {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("create kept directory: %w", err)
+	}
+	err := schema.WriteFileAtomic(p, func(w io.Writer) error {
+		rc, err := st.Open(ctx, b.Name)
+		if err != nil {
+			return err
+		}
+		defer rc.Close()
+		_, err = io.Copy(w, rc)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("keep positions in %s: %w", p, err)
+	}
+	return nil
+}
+
+// CheckSolveDir reads dir's run.json and kept index and returns them when
+// dir holds the finished outputs, of this schema version, of a run of a
+// game the stage solves that kept its positions. It fails like
+// CheckValuesDir, or with an error wrapping ErrNotSolvable or ErrNotKept.
+func CheckSolveDir(dir string) (schema.Manifest, KeptIndex, error) {
+	var idx KeptIndex
+	m, err := CheckValuesDir(dir)
+	if err != nil {
+		return m, idx, err
+	}
+	g, err := all.New(m.Game, m.Board, m.Start)
+	if err != nil {
+		return m, idx, fmt.Errorf("%s: game %s: %w", dir, m.Game, ErrNotSolvable)
+	}
+	if _, ok := g.(games.Mover); !ok {
+		return m, idx, fmt.Errorf("%s: %s does not list each player's moves: %w", dir, m.Game, ErrNotSolvable)
+	}
+	p := filepath.Join(dir, filepath.FromSlash(KeptIndexFile))
+	data, err := os.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, idx, fmt.Errorf("%s has no %s: %w", dir, KeptIndexFile, ErrNotKept)
+	}
+	if err != nil {
+		return m, idx, err
+	}
+	if err := json.Unmarshal(data, &idx); err != nil {
+		return m, idx, fmt.Errorf("read %s: %w", p, err)
+	}
+	if idx.Run != m.Run {
+		return m, idx, fmt.Errorf("%s is of run %s, the outputs of run %s: %w", p, idx.Run, m.Run, ErrNotKept)
+	}
+	return m, idx, nil
+}
+
+// SolveRunID is the run ID of the solve stage of the run m.
+func SolveRunID(m schema.Manifest) string {
+	h := sha256.Sum256([]byte(m.Run + "\x00" + m.Game + "\x00" + m.Board + "\x00" + m.Start))
+	return "solve-" + hex.EncodeToString(h[:8])
+}
+
+// SolveConfig is one solve stage to coordinate.
+type SolveConfig struct {
+	// Dir is a finished run's output directory, which kept its positions.
+	Dir string
+	// Run names the stage (SolveRunID of the run).
+	Run string
+	// Store is the store rooted at Dir; StoreURL locates it for the
+	// workers.
+	Store    store.Store
+	StoreURL string
+	// MemBudget is the bytes a solve job may hold; the next tier's table
+	// takes some 8.25 bytes a stored position.
+	MemBudget int64
+	Exec      Executor
+	Log       *slog.Logger
+	// KeepBlobs keeps the stage's outcome tables after it finishes.
+	KeepBlobs bool
+	AckWait   time.Duration
+	// Progress, when set, is told of every tier begun and finished.
+	Progress func(SolveProgress)
+}
+
+// SolveProgress is how far a solve stage is.
+type SolveProgress struct {
+	// Tier is the tier being solved; Tiers the run's tiers; TiersDone
+	// how many are solved (from the last back).
+	Tier, Tiers, TiersDone int
+	// Positions counts the stored positions solved so far, of Stored.
+	Positions, Stored uint64
+}
+
+// StartSolve runs the solve stage over NATS: it sets up the job stream and
+// the stage's bucket, runs Solve with jobs published to the workers, and
+// removes the bucket once the outputs are written.
+func StartSolve(ctx context.Context, cfg SolveConfig, conn *broker.Conn) (*schema.Solved, error) {
+	if err := broker.CheckRun(cfg.Run); err != nil {
+		return nil, err
+	}
+	replicas := broker.Replicas(ctx, conn)
+	var kv jetstream.KeyValue
+	err := retry(ctx, func(ctx context.Context) error {
+		return deniedIsPermanent(conn.Do(ctx, func(ctx context.Context) error {
+			if _, err := broker.Setup(ctx, conn.JS, replicas, cfg.AckWait); err != nil {
+				return err
+			}
+			var err error
+			kv, err = broker.RunBucket(ctx, conn.JS, cfg.Run, replicas)
+			return err
+		}))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("set up solve stage %s: %w", cfg.Run, err)
+	}
+	err = retry(ctx, func(ctx context.Context) error {
+		return runstate.New(conn.JS, kv).ClearFailures(ctx)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("clear failed solve jobs: %w", err)
+	}
+	cfg.Exec = &NATS{Conn: conn, KV: kv, Run: cfg.Run, Log: cfg.Log, Nonce: nonce()}
+	solved, err := Solve(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if !cfg.KeepBlobs {
+		if err := conn.JS.DeleteKeyValue(ctx, broker.Bucket(cfg.Run)); err != nil && cfg.Log != nil {
+			cfg.Log.Warn("delete the solve stage's bucket", "err", err)
+		}
+	}
+	return solved, nil
+}
+
+// Solve solves every kept position of the finished run in cfg.Dir (see
+// the comment at the top of this file) and writes the counts by class
+// into its summary.json. It fails like CheckSolveDir before writing
+// anything, and otherwise when a job fails or an output cannot be
+// written; run again, it resumes.
+func Solve(ctx context.Context, cfg SolveConfig) (*schema.Solved, error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	m, idx, err := CheckSolveDir(cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	spec := jobs.Spec{Run: cfg.Run, Game: m.Game, Board: m.Board, Start: m.Start, Store: cfg.StoreURL,
+		NoSymmetry: idx.NoSymmetry, MemBudget: cfg.MemBudget}
+	var stored uint64
+	for _, kt := range idx.Tiers {
+		for _, b := range kt.Blobs {
+			stored += b.Count
+		}
+	}
+	prog := SolveProgress{Tiers: len(idx.Tiers), Stored: stored}
+	tell := func() {
+		if cfg.Progress != nil {
+			cfg.Progress(prog)
+		}
+	}
+	byTier := make([]solve.Counts, len(idx.Tiers))
+	var start *solve.Outcome
+	var next []jobs.Blob // outcome tables of the tier after
+	for t := len(idx.Tiers) - 1; t >= 0; t-- {
+		kt := idx.Tiers[t]
+		var nextKept KeptTier
+		if t+1 < len(idx.Tiers) {
+			nextKept = idx.Tiers[t+1]
+		}
+		var need uint64
+		for _, b := range nextKept.Blobs {
+			need += b.Count
+		}
+		if need = need*33/4 + need/8; cfg.MemBudget > 0 && int64(need) > cfg.MemBudget {
+			cfg.Log.Warn("the next tier's outcome table is larger than the memory budget", "tier", t+1, "bytes", need, "budget", cfg.MemBudget)
+		}
+		batch := make([]jobs.Job, len(kt.Blobs))
+		for i, b := range kt.Blobs {
+			batch[i] = jobs.Job{Solve: &jobs.SolveJob{Spec: spec, Tier: t, Shard: b.Bucket, Kept: b,
+				NextShards: nextKept.Shards, NextKept: nextKept.Blobs, Next: next}}
+		}
+		prog.Tier = t
+		tell()
+		results, err := cfg.Exec.Execute(ctx, batch, nil)
+		if err != nil {
+			return nil, fmt.Errorf("solve tier %d: %w", t, err)
+		}
+		next = next[:0:0]
+		for i, r := range results {
+			sr := r.Solve
+			if sr == nil || sr.Outcomes.Count != kt.Blobs[i].Count {
+				return nil, fmt.Errorf("solve tier %d: job %s reported no outcomes for its %d positions", t, batch[i].ID(), kt.Blobs[i].Count)
+			}
+			next = append(next, sr.Outcomes)
+			byTier[t].Add(sr.Positions)
+			if sr.Start != nil {
+				start = sr.Start
+			}
+			prog.Positions += sr.Outcomes.Count
+		}
+		cfg.Log.Info("solved tier", "tier", t, "outcomes", byTier[t].Map())
+		prog.TiersDone++
+		tell()
+	}
+	if start == nil {
+		return nil, fmt.Errorf("solve: no job solved the start")
+	}
+	solved := &schema.Solved{StartOutcome: start.String()}
+	var total solve.Counts
+	for _, c := range byTier {
+		total.Add(c)
+		solved.OutcomesByTier = append(solved.OutcomesByTier, c.Map())
+	}
+	solved.Outcomes = total.Map()
+	if err := writeSolved(cfg.Dir, solved); err != nil {
+		return nil, err
+	}
+	if !cfg.KeepBlobs {
+		if err := cfg.Store.DeletePrefix(ctx, jobs.RunPrefix(cfg.Run)); err != nil {
+			cfg.Log.Warn("delete the solve stage's outcome tables", "err", err)
+		}
+	}
+	return solved, nil
+}
+
+// writeSolved adds the outcomes to dir's summary.json and the classes by
+// tier to its tiers.parquet, after checking that they count every position
+// of the run, then rewrites run.json.
+func writeSolved(dir string, solved *schema.Solved) error {
+	summaryPath := filepath.Join(dir, schema.SummaryJSONFile)
+	var s schema.Summary
+	data, err := os.ReadFile(summaryPath)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", summaryPath, err)
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return fmt.Errorf("read %s: %w", summaryPath, err)
+	}
+	var n uint64
+	for _, c := range solved.Outcomes {
+		n += c
+	}
+	if n != s.Positions {
+		return fmt.Errorf("solve: outcomes of %d positions, the census counted %d", n, s.Positions)
+	}
+	if err := writeSolvedTiers(dir, solved.OutcomesByTier); err != nil {
+		return err
+	}
+	s.Solved = solved
+	if err := schema.WriteFileAtomic(summaryPath, func(w io.Writer) error { return writeJSON(w, s) }); err != nil {
+		return fmt.Errorf("write %s: %w", summaryPath, err)
+	}
+	return rewriteManifest(dir)
+}
+
+// writeSolvedTiers rewrites dir's tiers.parquet with each tier's positions
+// by class; the file's other columns stay as the census wrote them.
+func writeSolvedTiers(dir string, byTier []map[string]uint64) error {
+	path := filepath.Join(dir, schema.TiersFile)
+	rows, err := schema.ReadTiersFile(path)
+	if err != nil {
+		return fmt.Errorf("add the outcomes to the tiers: %w", err)
+	}
+	if len(rows) != len(byTier) {
+		return fmt.Errorf("add the outcomes to the tiers: %s has %d tiers, the solve %d", path, len(rows), len(byTier))
+	}
+	for i := range rows {
+		c := byTier[i]
+		rows[i].Outcomes = &schema.TierOutcomes{L: c["L"], R: c["R"], N: c["N"], P: c["P"]}
+	}
+	if err := schema.WriteFileAtomic(path, func(w io.Writer) error { return schema.WriteTiers(w, rows) }); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

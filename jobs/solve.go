@@ -1,0 +1,274 @@
+package jobs
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"slices"
+
+	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/solve"
+	"github.com/census-cgt/census/store"
+)
+
+// The solve stage runs the tiers backwards, one batch of solve jobs per
+// tier, the last tier first. A solve job (tier t, shard s) loads the whole
+// outcome table of tier t+1 (its kept positions and their outcomes), then
+// reads the kept positions of (t, s) in order and, for each, looks every
+// option of each player up in that table: the options lie in tier t+1, and
+// the representative of an option's orbit is in the shard Bucket names. A
+// map that takes an option to its representative and exchanges the
+// players (the colour swap; Domineering's transposes) exchanges Left's and
+// Right's outcomes too. The job writes the outcomes of its positions, two
+// bits each in the order of the kept blob, and counts the classes,
+// weighted by orbit size as the census counts positions.
+
+// SolveJob solves one shard of one tier.
+type SolveJob struct {
+	Spec
+	Tier  int `json:"tier"`
+	Shard int `json:"shard"`
+	// Kept is the shard's kept positions.
+	Kept Blob `json:"kept"`
+	// NextShards is the number of shards of tier+1; NextKept and Next are
+	// their kept positions and outcome tables, Bucket naming the shard
+	// (a shard without positions has neither).
+	NextShards int    `json:"next_shards"`
+	NextKept   []Blob `json:"next_kept,omitempty"`
+	Next       []Blob `json:"next,omitempty"`
+}
+
+// SolveResult is a solved shard: its outcome table and class counts.
+type SolveResult struct {
+	Tier     int  `json:"tier"`
+	Shard    int  `json:"shard"`
+	Outcomes Blob `json:"outcomes"`
+	// Positions counts the positions by class (indexed by solve.Outcome)
+	// weighted by orbit size; Stored counts the stored representatives.
+	Positions solve.Counts `json:"positions"`
+	Stored    solve.Counts `json:"stored"`
+	// Start is the outcome of the start, set by the job that holds it.
+	Start *solve.Outcome `json:"start,omitempty"`
+}
+
+// outcomesBlob names the outcome table of shard of tier.
+func outcomesBlob(run string, tier, shard int) string {
+	return fmt.Sprintf("%s/outcomes/t%04d/s%05d.out", run, tier, shard)
+}
+
+// outcome table format: "CNSO" count:u64 outcomes:(count+3)/4 bytes
+// (position i at bits 2*(i%4) of byte i/4) crc32c:u32 "OSNC".
+const (
+	outcomesMagic   = "CNSO"
+	outcomesTrailer = "OSNC"
+)
+
+func (j *SolveJob) validate() error {
+	switch {
+	case j.Tier < 0 || j.Shard < 0 || j.NextShards < 0:
+		return fmt.Errorf("%w: solve tier %d shard %d, next shards %d", ErrInvalid, j.Tier, j.Shard, j.NextShards)
+	case j.Run == "":
+		return fmt.Errorf("%w: no run id", ErrInvalid)
+	case len(j.NextKept) != len(j.Next):
+		return fmt.Errorf("%w: %d kept blobs of the next tier for %d outcome tables", ErrInvalid, len(j.NextKept), len(j.Next))
+	}
+	for i, b := range j.NextKept {
+		if b.Bucket != j.Next[i].Bucket || b.Bucket < 0 || b.Bucket >= j.NextShards {
+			return fmt.Errorf("%w: next tier's blobs %s and %s for shards %d and %d of %d", ErrInvalid, b.Name, j.Next[i].Name, b.Bucket, j.Next[i].Bucket, j.NextShards)
+		}
+	}
+	return nil
+}
+
+// outcomeTable is one tier's positions and outcomes, by shard.
+type outcomeTable struct {
+	shards int
+	keys   [][]uint64
+	outs   [][]byte
+}
+
+// lookup is the outcome of the representative pos, or false when the
+// table does not hold it.
+func (t *outcomeTable) lookup(pos uint64) (solve.Outcome, bool) {
+	if t.shards == 0 {
+		return 0, false
+	}
+	s := Bucket(pos, t.shards)
+	i, ok := slices.BinarySearch(t.keys[s], pos)
+	if !ok {
+		return 0, false
+	}
+	return solve.Outcome(t.outs[s][i/4] >> (2 * (i % 4)) & 3), true
+}
+
+// loadOutcomes reads the next tier's table.
+func loadOutcomes(ctx context.Context, st store.Store, j *SolveJob, g games.Game) (*outcomeTable, error) {
+	t := &outcomeTable{shards: j.NextShards, keys: make([][]uint64, j.NextShards), outs: make([][]byte, j.NextShards)}
+	for i, kb := range j.NextKept {
+		keys, err := readKept(ctx, st, kb, g, j.Tier+1)
+		if err != nil {
+			return nil, err
+		}
+		outs, err := readOutcomes(ctx, st, j.Next[i], uint64(len(keys)))
+		if err != nil {
+			return nil, err
+		}
+		t.keys[kb.Bucket], t.outs[kb.Bucket] = keys, outs
+	}
+	return t, nil
+}
+
+func readOutcomes(ctx context.Context, st store.Store, b Blob, count uint64) ([]byte, error) {
+	data, err := readWhole(ctx, st, b)
+	if err != nil {
+		return nil, err
+	}
+	n := len(data) - 8
+	if n < 12 || string(data[:4]) != outcomesMagic || string(data[n+4:]) != outcomesTrailer ||
+		crc32.Checksum(data[:n], castagnoli) != binary.LittleEndian.Uint32(data[n:]) {
+		return nil, fmt.Errorf("outcomes %s: %w: bad header, trailer or checksum", b.Name, ErrCorrupt)
+	}
+	if c := binary.LittleEndian.Uint64(data[4:]); c != count || uint64(n-12) != (count+3)/4 {
+		return nil, fmt.Errorf("outcomes %s: %w: %d outcomes for %d kept positions", b.Name, ErrCorrupt, c, count)
+	}
+	return data[12:n], nil
+}
+
+// runSolve solves the shard's kept positions.
+func runSolve(ctx context.Context, st store.Store, j *SolveJob, opts Options) (*SolveResult, error) {
+	if err := j.validate(); err != nil {
+		return nil, err
+	}
+	g, err := j.game()
+	if err != nil {
+		return nil, err
+	}
+	mover, ok := g.(games.Mover)
+	if !ok {
+		return nil, fmt.Errorf("%w: %s does not list each player's moves", ErrInvalid, g.Name())
+	}
+	next, err := loadOutcomes(ctx, st, j, g)
+	if err != nil {
+		return nil, fmt.Errorf("solve tier %d shard %d: load tier %d: %w", j.Tier, j.Shard, j.Tier+1, err)
+	}
+	positions, err := readKept(ctx, st, j.Kept, g, j.Tier)
+	if err != nil {
+		return nil, fmt.Errorf("solve tier %d shard %d: %w", j.Tier, j.Shard, err)
+	}
+	group := games.StartGroup(g, !j.NoSymmetry)
+	s := solver{g: mover, group: group, negates: group.Negates(), next: next, tier: j.Tier}
+	res := &SolveResult{Tier: j.Tier, Shard: j.Shard}
+	outs := make([]byte, (len(positions)+3)/4)
+	for i, pos := range positions {
+		o, err := s.outcome(pos)
+		if err != nil {
+			return nil, fmt.Errorf("solve tier %d shard %d: %w", j.Tier, j.Shard, err)
+		}
+		outs[i/4] |= byte(o) << (2 * (i % 4))
+		s.count(&res.Positions, pos, o)
+		res.Stored[o]++
+		if j.Tier == 0 {
+			res.Start = &o
+		}
+		if (i+1)%progressEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if opts.Progress != nil {
+				opts.Progress(uint64(i + 1))
+			}
+		}
+	}
+	res.Outcomes, err = putOutcomes(ctx, st, outcomesBlob(j.Run, j.Tier, j.Shard), outs, uint64(len(positions)))
+	if err != nil {
+		return nil, fmt.Errorf("solve tier %d shard %d: %w", j.Tier, j.Shard, err)
+	}
+	res.Outcomes.Bucket = j.Shard
+	return res, nil
+}
+
+func putOutcomes(ctx context.Context, st store.Store, name string, outs []byte, count uint64) (Blob, error) {
+	data := append([]byte(outcomesMagic), binary.LittleEndian.AppendUint64(nil, count)...)
+	data = append(data, outs...)
+	sum := crc32.Checksum(data, castagnoli)
+	data = binary.LittleEndian.AppendUint32(data, sum)
+	data = append(data, outcomesTrailer...)
+	w, err := st.Create(ctx, name)
+	if err != nil {
+		return Blob{}, err
+	}
+	if _, err := w.Write(data); err != nil {
+		w.Abort()
+		return Blob{}, err
+	}
+	if err := w.Commit(); err != nil {
+		return Blob{}, err
+	}
+	return Blob{Name: name, Kind: KindOutcomes, Size: int64(len(data)), Sum: sum, Count: count}, nil
+}
+
+// count counts the orbit of pos, whose outcome is o, into c: an image by
+// a map that exchanges the players has the negated outcome. An N or P
+// position is its own negative's class; an L or R position is fixed by no
+// such map, so half its orbit is its negatives' when the group has them
+// (see games.Group.Negates).
+func (s *solver) count(c *solve.Counts, pos uint64, o solve.Outcome) {
+	w := s.group.Orbit(pos)
+	if o.Negate() == o || !s.negates {
+		c[o] += w
+		return
+	}
+	c[o] += w / 2
+	c[o.Negate()] += w / 2
+}
+
+// solver solves positions of one tier from the next tier's table.
+type solver struct {
+	g       games.Mover
+	group   games.Group
+	negates bool // some map of the group exchanges the players
+	next    *outcomeTable
+	tier    int
+	opts    []uint64
+}
+
+// outcome is the outcome of pos from its options' outcomes.
+func (s *solver) outcome(pos uint64) (solve.Outcome, error) {
+	c := solve.NewCombine()
+	s.opts = s.g.Options(pos, true, s.opts[:0])
+	for _, o := range s.opts {
+		out, err := s.option(pos, o)
+		if err != nil {
+			return 0, err
+		}
+		if c.Left(out); c.LeftDone() {
+			break
+		}
+	}
+	s.opts = s.g.Options(pos, false, s.opts[:0])
+	for _, o := range s.opts {
+		out, err := s.option(pos, o)
+		if err != nil {
+			return 0, err
+		}
+		if c.Right(out); c.RightDone() {
+			break
+		}
+	}
+	return c.Outcome(), nil
+}
+
+// option is the outcome of the option o of pos.
+func (s *solver) option(pos, o uint64) (solve.Outcome, error) {
+	canon, negated := s.group.CanonSign(o)
+	out, ok := s.next.lookup(canon)
+	if !ok {
+		return 0, fmt.Errorf("%w: option %s of %s is not among the kept positions of tier %d",
+			ErrCorrupt, s.g.Format(o), s.g.Format(pos), s.tier+1)
+	}
+	if negated {
+		out = out.Negate()
+	}
+	return out, nil
+}
