@@ -80,6 +80,9 @@ func TestBrowserRendersCharts(t *testing.T) {
 		} else {
 			want += 4
 		}
+		if r.Summary.Solved != nil {
+			want++ // the outcome classes by tier
+		}
 	}
 	if got := strings.Count(dom, "<svg"); got != want {
 		t.Errorf("the rendered page holds %d <svg>, want %d", got, want)
