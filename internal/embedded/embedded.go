@@ -81,21 +81,11 @@ func Run(ctx context.Context, o Options) (*coordinator.Result, error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	srv, err := broker.StartServer(broker.ServerOptions{
-		Listen:   "127.0.0.1:0",
-		StoreDir: filepath.Join(o.Data, "nats"),
-		Name:     "census-embedded",
-	})
+	srv, ctx, shutdown, err := startServer(ctx, o.Data, "census-embedded", o.Log)
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		srv.Shutdown()
-		srv.WaitForShutdown()
-	}()
-	ctx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
-	srv.SetLoggerV2(&serverLog{log: o.Log, stop: stop}, false, false, false)
+	defer shutdown()
 	res, err := run(ctx, o, srv)
 	if cause := context.Cause(ctx); err != nil && errors.Is(cause, ErrNATSStore) {
 		return nil, cause
@@ -156,6 +146,28 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		// takes it over.
 		TablesToOut: true,
 	}, cconn)
+}
+
+// startServer starts the embedded NATS server, its store under
+// data/nats, and returns it with a context derived from ctx that the
+// server's logger cancels (with ErrNATSStore) when the server reports its
+// store unusable. shutdown cancels that context and stops the server.
+func startServer(ctx context.Context, data, name string, log *slog.Logger) (*server.Server, context.Context, func(), error) {
+	srv, err := broker.StartServer(broker.ServerOptions{
+		Listen:   "127.0.0.1:0",
+		StoreDir: filepath.Join(data, "nats"),
+		Name:     name,
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ctx, stop := context.WithCancelCause(ctx)
+	srv.SetLoggerV2(&serverLog{log: log, stop: stop}, false, false, false)
+	return srv, ctx, func() {
+		stop(nil)
+		srv.Shutdown()
+		srv.WaitForShutdown()
+	}, nil
 }
 
 // startWorker runs a worker of cfg on a connection of its own to srv,

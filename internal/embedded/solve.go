@@ -46,21 +46,11 @@ func RunSolve(ctx context.Context, o SolveOptions) (*schema.Solved, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, err := broker.StartServer(broker.ServerOptions{
-		Listen:   "127.0.0.1:0",
-		StoreDir: filepath.Join(o.Data, "nats"),
-		Name:     "census-embedded-solve",
-	})
+	srv, ctx, shutdown, err := startServer(ctx, o.Data, "census-embedded-solve", o.Log)
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		srv.Shutdown()
-		srv.WaitForShutdown()
-	}()
-	ctx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
-	srv.SetLoggerV2(&serverLog{log: o.Log, stop: stop}, false, false, false)
+	defer shutdown()
 
 	url, err := filepath.Abs(o.Dir)
 	if err != nil {
