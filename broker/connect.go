@@ -65,6 +65,11 @@ func redactOne(u string) string {
 	return scheme + "redacted@" + rest[at+1:]
 }
 
+// PublishAckWait is how long an asynchronous publish waits for the
+// stream's acknowledgement before it fails with
+// jetstream.ErrAsyncPublishTimeout (and its caller publishes again).
+const PublishAckWait = 10 * time.Second
+
 // Connect opens a connection that reconnects forever, and its JetStream
 // context. It fails with ErrUnreachable or ErrAuth, naming the URL without
 // its secrets.
@@ -114,7 +119,10 @@ func Connect(ctx context.Context, o ConnOptions) (*Conn, error) {
 		}
 		return nil, fmt.Errorf("connect to NATS at %s: %w", Redact(o.URL), err)
 	}
-	js, err := jetstream.New(nc)
+	// An asynchronous publish to a stream whose leader has just gone is
+	// never answered: without a deadline its caller would wait for ever
+	// rather than publish again once another server leads the stream.
+	js, err := jetstream.New(nc, jetstream.WithPublishAsyncTimeout(PublishAckWait))
 	if err != nil {
 		nc.Close()
 		return nil, fmt.Errorf("jetstream at %s: %w", Redact(o.URL), err)

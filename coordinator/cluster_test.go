@@ -3,6 +3,7 @@ package coordinator_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"path/filepath"
@@ -30,6 +31,19 @@ func freeAddr(t *testing.T) string {
 	}
 	defer ln.Close()
 	return ln.Addr().String()
+}
+
+// testLog logs warnings and worse to the test's log, so that a failed run
+// shows what the coordinator and the workers were retrying.
+func testLog(t *testing.T) *slog.Logger {
+	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSuffix(string(p), "\n"))
+	return len(p), nil
 }
 
 // startCluster starts n embedded servers routed to each other and waits
@@ -130,7 +144,7 @@ func startWorker(t *testing.T, conn *broker.Conn, st *store.Dir, jobs int) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	w, err := worker.New(ctx, worker.Config{
-		Conn: conn, Jobs: jobs,
+		Conn: conn, Jobs: jobs, Log: testLog(t).With("in", "worker"),
 		OpenStore: func(ctx context.Context, url string) (store.Store, error) {
 			if url != st.Root() {
 				return nil, fmt.Errorf("store %s is not the test's %s", url, st.Root())
@@ -225,12 +239,13 @@ func TestThreeNodeCluster(t *testing.T) {
 			// JetStream call has its own.
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			timer := time.AfterFunc(120*time.Second, cancel)
+			timer := time.AfterFunc(4*time.Minute, cancel)
 			defer timer.Stop()
 			began := time.Now()
 			res, err := coordinator.Start(ctx, coordinator.Config{
 				Game: "clobber", Board: "4x4", Run: run, Shards: 3, Parallelism: 2, MemBudget: 64 << 20,
 				Store: st, StoreURL: st.Root(), Out: out, Version: "test", Progress: progress,
+				Log: testLog(t).With("in", "coordinator"),
 			}, cconn)
 			finished := time.Now()
 			var shutAt time.Time

@@ -89,6 +89,9 @@ type barrier struct {
 	have    []bool
 	left    int
 	done    func(int, jobs.Result) error
+	// listed counts the records that a listing found before the watch
+	// delivered them.
+	listed int
 }
 
 func (n *NATS) newBarrier(batch []jobs.Job) *barrier {
@@ -196,6 +199,7 @@ func (b *barrier) relist(ctx context.Context) error {
 			return err
 		}
 		if done {
+			b.listed++
 			if err := b.take(runstate.Record{Job: j.Key(), Result: res}); err != nil {
 				return err
 			}
@@ -236,11 +240,20 @@ func (b *barrier) wait(ctx context.Context) error {
 		case <-ticker.C:
 			b.watch(ctx)
 			running = b.n.ackPending(ctx)
+			listed := b.listed
 			if err := b.relist(ctx); err != nil {
 				if fatal(err) {
 					return err
 				}
 				b.log.Warn("re-list run bucket", "err", err)
+			}
+			if b.listed > listed {
+				// The watch missed a record written a tick ago: its
+				// consumer may have been on a server that left the
+				// cluster, and it does not always end when that happens.
+				// Start another, which the stream's leader now serves.
+				b.stopWatch()
+				b.watch(ctx)
 			}
 		}
 	}

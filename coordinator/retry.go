@@ -26,14 +26,24 @@ func permanent(err error) error {
 	return errPermanent{err}
 }
 
+// attemptFirst and attemptMax bound the deadline of one attempt. A request
+// to a stream whose leader has just left goes unanswered until its
+// deadline, while the others elect a new leader in a few seconds: a short
+// first deadline retries soon after, and the deadline doubles with each
+// failed attempt, so that a server slow under load is given time.
+const (
+	attemptFirst = 3 * time.Second
+	attemptMax   = 15 * time.Second
+)
+
 // retry calls fn, each time with its own deadline, until it succeeds,
 // returns a permanent error or the server's word that its store is full
 // (wrapped with broker.ErrStoreFull), ctx ends, or retryFor has passed.
 func retry(ctx context.Context, fn func(ctx context.Context) error) error {
 	deadline := time.Now().Add(retryFor)
 	wait := 250 * time.Millisecond
-	for {
-		actx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	for attempt := attemptFirst; ; attempt = min(2*attempt, attemptMax) {
+		actx, cancel := context.WithTimeout(ctx, attempt)
 		err := fn(actx)
 		cancel()
 		var p errPermanent
