@@ -17,10 +17,23 @@ type valueCounter struct {
 	seenSym    map[games.PieceKey]bool
 	distinct   map[cgt.ID]bool
 	capped     uint64
+	// levels are the costs of the piece sizes, by size, and the forms
+	// within the cap counted in each.
+	levels map[int32]*schema.ValueLevel
+	forms  map[int32]uint64
+	nodes  map[int32]uint64
+	order  []int32
 }
 
-func newValueCounter(v *values.Valuer) *valueCounter {
+func newValueCounter(v *values.Valuer, costs []schema.ValueLevel) *valueCounter {
+	levels := make(map[int32]*schema.ValueLevel, len(costs))
+	order := make([]int32, len(costs))
+	for i := range costs {
+		levels[int32(costs[i].Size)] = &costs[i]
+		order[i] = int32(costs[i].Size)
+	}
 	return &valueCounter{
+		levels: levels, order: order, forms: map[int32]uint64{}, nodes: map[int32]uint64{},
 		v: v, strings: map[cgt.ID]string{},
 		translated: map[string]uint64{"L": 0, "R": 0, "N": 0, "P": 0},
 		symmetric:  map[string]uint64{"L": 0, "R": 0, "N": 0, "P": 0},
@@ -51,6 +64,16 @@ func (c *valueCounter) value(p schema.Piece) schema.PieceValue {
 	if pv.ValueCapped {
 		c.capped++
 	}
+	if l := c.levels[p.Size]; l != nil {
+		if pv.ValueCapped {
+			l.Capped++
+		}
+		if pv.ValueNodes > 0 {
+			c.forms[p.Size]++
+			c.nodes[p.Size] += uint64(pv.ValueNodes)
+			l.MaxNodes = max(l.MaxNodes, pv.ValueNodes)
+		}
+	}
 	c.translated[pv.Outcome]++
 	if sym := (games.PieceKey{Hi: p.SymmetricHi, Lo: p.SymmetricLo}); !c.seenSym[sym] {
 		c.seenSym[sym] = true
@@ -60,8 +83,16 @@ func (c *valueCounter) value(p schema.Piece) schema.PieceValue {
 }
 
 func (c *valueCounter) values() *schema.Values {
-	return &schema.Values{
+	vals := &schema.Values{
 		OutcomesTranslated: c.translated, OutcomesSymmetric: c.symmetric,
 		DistinctValues: uint64(len(c.distinct)), ValuesCapped: c.capped,
 	}
+	for _, size := range c.order {
+		l := c.levels[size]
+		if n := c.forms[size]; n > 0 {
+			l.MeanNodes = float64(c.nodes[size]) / float64(n)
+		}
+		vals.Levels = append(vals.Levels, *l)
+	}
+	return vals
 }

@@ -202,23 +202,33 @@ func Values(ctx context.Context, cfg ValuesConfig) (*schema.Values, error) {
 	}
 	tr.set(func(p *ValuesProgress) { p.Stage, p.Levels, p.Pieces = ValuesStageLevels, len(levels), pieces })
 	var tables []jobs.Blob
+	costs := make([]schema.ValueLevel, len(levels))
 	for i, lv := range levels {
 		batch, err := valueBatch(ctx, cfg, spec, lv, tables)
 		if err != nil {
 			return nil, err
 		}
 		tr.set(func(p *ValuesProgress) { p.Level, p.Size, p.JobsDone, p.JobsTotal = i, lv.size, 0, len(batch) })
+		began := time.Now()
 		res, err := cfg.Exec.Execute(ctx, batch, nil)
 		if err != nil {
 			return nil, fmt.Errorf("value level %d: %w", lv.size, err)
 		}
+		c := &costs[i]
+		c.Size, c.Pieces, c.Jobs, c.WallS = lv.size, uint64(len(lv.keys)), len(batch), time.Since(began).Seconds()
 		for i, r := range res {
 			if r.Value == nil {
 				return nil, fmt.Errorf("value level %d: job %s reported no value table", lv.size, batch[i].ID())
 			}
 			tables = append(tables, r.Value.Table)
+			c.LoadS += time.Duration(r.Value.LoadNS).Seconds()
+			if r.Cost != nil {
+				c.CPUS += time.Duration(r.Cost.CPUNS).Seconds()
+				c.JobWallS += time.Duration(r.Cost.WallNS).Seconds()
+			}
 		}
-		cfg.Log.Info("valued level", "size", lv.size, "pieces", len(lv.keys), "jobs", len(batch))
+		cfg.Log.Info("valued level", "size", lv.size, "pieces", len(lv.keys), "jobs", len(batch),
+			"took", time.Since(began).Round(time.Millisecond), "pieces_per_s", int(float64(len(lv.keys))/time.Since(began).Seconds()))
 		tr.set(func(p *ValuesProgress) { p.Level, p.PiecesDone = i+1, p.PiecesDone+uint64(len(lv.keys)) })
 	}
 	tr.set(func(p *ValuesProgress) { p.Stage, p.JobsDone, p.JobsTotal = ValuesStageOutputs, 0, 0 })
@@ -229,7 +239,7 @@ func Values(ctx context.Context, cfg ValuesConfig) (*schema.Values, error) {
 	if err := jobs.LoadValueTables(ctx, cfg.Store, v, tables); err != nil {
 		return nil, err
 	}
-	vals, err := writeValues(ctx, cfg.Dir, v)
+	vals, err := writeValues(ctx, cfg.Dir, v, costs)
 	if err != nil {
 		return nil, err
 	}
@@ -309,13 +319,14 @@ func valueBatch(ctx context.Context, cfg ValuesConfig, spec jobs.Spec, lv level,
 
 // writeValues rewrites every pieces part of dir with its value columns,
 // each part atomically, then summary.json with the counts, then run.json
-// with the new sizes. Every piece of the parts must be valued in v.
-func writeValues(ctx context.Context, dir string, v *values.Valuer) (*schema.Values, error) {
+// with the new sizes. Every piece of the parts must be valued in v; costs
+// are the levels' costs, which the forms' sizes complete.
+func writeValues(ctx context.Context, dir string, v *values.Valuer, costs []schema.ValueLevel) (*schema.Values, error) {
 	parts, err := piecesParts(dir)
 	if err != nil {
 		return nil, err
 	}
-	c := newValueCounter(v)
+	c := newValueCounter(v, costs)
 	for _, part := range parts {
 		if err := ctx.Err(); err != nil {
 			return nil, err

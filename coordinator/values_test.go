@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -99,7 +100,24 @@ func TestValuesStage(t *testing.T) {
 			distinct := map[string]bool{}
 			var capped uint64
 			byPicture := map[string]string{}
+			// The levels' counts, recounted from the rows.
+			levels := map[int]*schema.ValueLevel{}
+			forms := map[int]int{}
 			for _, p := range rows {
+				l := levels[int(p.Size)]
+				if l == nil {
+					l = &schema.ValueLevel{Size: int(p.Size)}
+					levels[int(p.Size)] = l
+				}
+				l.Pieces++
+				if p.ValueCapped {
+					l.Capped++
+				}
+				if p.ValueNodes > 0 {
+					forms[l.Size]++
+					l.MeanNodes += float64(p.ValueNodes)
+					l.MaxNodes = max(l.MaxNodes, p.ValueNodes)
+				}
 				if !p.Valued {
 					t.Fatalf("%s: no value", p.Picture)
 				}
@@ -133,9 +151,10 @@ func TestValuesStage(t *testing.T) {
 			}
 			want := schema.Values{OutcomesTranslated: translated, OutcomesSymmetric: symmetric,
 				DistinctValues: uint64(len(distinct)), ValuesCapped: capped}
-			if !reflect.DeepEqual(*s.Values, want) {
-				t.Errorf("summary.json value counts %+v, recount %+v", *s.Values, want)
+			if got := valueCounts(*s.Values); !reflect.DeepEqual(got, want) {
+				t.Errorf("summary.json value counts %+v, recount %+v", got, want)
 			}
+			checkLevels(t, s.Values.Levels, levels, forms)
 			var sum uint64
 			for _, n := range symmetric {
 				sum += n
@@ -155,6 +174,51 @@ func TestValuesStage(t *testing.T) {
 				t.Errorf("run.json: %v %s", err, data)
 			}
 		})
+	}
+}
+
+// valueCounts is v without its levels, whose costs differ from run to run.
+func valueCounts(v schema.Values) schema.Values {
+	v.Levels = nil
+	return v
+}
+
+// levelCounts is the levels without their costs.
+func levelCounts(levels []schema.ValueLevel) []schema.ValueLevel {
+	var out []schema.ValueLevel
+	for _, l := range levels {
+		l.WallS, l.CPUS, l.JobWallS, l.LoadS = 0, 0, 0, 0
+		out = append(out, l)
+	}
+	return out
+}
+
+// checkLevels compares summary.json's levels with the recount of the rows
+// (mean nodes as a sum over forms of each size), and checks that each
+// level's time was measured.
+func checkLevels(t *testing.T, got []schema.ValueLevel, want map[int]*schema.ValueLevel, forms map[int]int) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%d levels in summary.json, %d sizes among the rows", len(got), len(want))
+	}
+	for i, l := range got {
+		if i > 0 && l.Size <= got[i-1].Size {
+			t.Errorf("levels out of order: size %d after %d", l.Size, got[i-1].Size)
+		}
+		w := want[l.Size]
+		if w == nil {
+			t.Errorf("level of size %d, which no row has", l.Size)
+			continue
+		}
+		if n := forms[l.Size]; n > 0 {
+			w.MeanNodes /= float64(n)
+		}
+		if l.Pieces != w.Pieces || l.Capped != w.Capped || l.MaxNodes != w.MaxNodes || math.Abs(l.MeanNodes-w.MeanNodes) > 1e-9 {
+			t.Errorf("level %d: %+v, recount %+v", l.Size, l, *w)
+		}
+		if l.Jobs < 1 || l.WallS <= 0 || l.CPUS <= 0 || l.JobWallS <= 0 || l.LoadS < 0 || l.LoadS > l.JobWallS {
+			t.Errorf("level %d: jobs %d, wall %gs, CPU %gs, job wall %gs, load %gs", l.Size, l.Jobs, l.WallS, l.CPUS, l.JobWallS, l.LoadS)
+		}
 	}
 }
 
@@ -196,7 +260,8 @@ func TestValuesResume(t *testing.T) {
 		t.Fatal("an interrupted stage wrote values")
 	}
 	gotSummary, gotRows := valueRun(t, dir, data, 200, nil)
-	if !reflect.DeepEqual(gotRows, wantRows) || !reflect.DeepEqual(gotSummary.Values, wantSummary.Values) {
+	if !reflect.DeepEqual(gotRows, wantRows) || !reflect.DeepEqual(valueCounts(*gotSummary.Values), valueCounts(*wantSummary.Values)) ||
+		!reflect.DeepEqual(levelCounts(gotSummary.Values.Levels), levelCounts(wantSummary.Values.Levels)) {
 		t.Error("resumed stage differs from an uninterrupted one")
 	}
 }

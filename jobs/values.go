@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"time"
 
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/store"
@@ -48,6 +49,9 @@ type ValueResult struct {
 	Table Blob `json:"table"`
 	// Pieces is the number of the shard's pieces valued.
 	Pieces int `json:"pieces"`
+	// LoadNS is the wall time spent loading the value tables of the
+	// smaller levels, before the first piece was valued.
+	LoadNS int64 `json:"load_ns,omitempty"`
 }
 
 // PutValueKeys writes keys as the keys blob of shard of level.
@@ -124,9 +128,11 @@ func runValues(ctx context.Context, st store.Store, j *ValueJob, opts Options) (
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
+	began := time.Now()
 	if err := LoadValueTables(ctx, st, v, j.Tables); err != nil {
 		return nil, err
 	}
+	loaded := time.Since(began)
 	data, err := ReadBlob(ctx, st, j.Keys)
 	if err != nil {
 		return nil, err
@@ -151,5 +157,5 @@ func runValues(ctx context.Context, st store.Store, j *ValueJob, opts Options) (
 		return nil, fmt.Errorf("write value table of level %d shard %d: %w", j.Level, j.Shard, err)
 	}
 	t.Count = uint64(len(fresh))
-	return &ValueResult{Level: j.Level, Shard: j.Shard, Table: t, Pieces: len(data) / 16}, nil
+	return &ValueResult{Level: j.Level, Shard: j.Shard, Table: t, Pieces: len(data) / 16, LoadNS: loaded.Nanoseconds()}, nil
 }

@@ -50,6 +50,37 @@ type Values struct {
 	DistinctValues uint64 `json:"distinct_values"`
 	// ValuesCapped counts the translated pieces whose value is capped.
 	ValuesCapped uint64 `json:"values_capped"`
+	// Levels is what valuing cost, a piece size at a time, smallest
+	// first.
+	Levels []ValueLevel `json:"levels,omitempty"`
+}
+
+// ValueLevel is the cost of valuing the pieces of one size: its jobs' time,
+// and the sizes of the forms they found.
+type ValueLevel struct {
+	// Size is the piece size (stones for Clobber, squares for Domineering
+	// and Amazons).
+	Size int `json:"size"`
+	// Pieces counts the distinct translated pieces of the size.
+	Pieces uint64 `json:"pieces"`
+	// Jobs counts the level's value jobs.
+	Jobs int `json:"jobs"`
+	// WallS is the wall time from the level's first job published to its
+	// last done, in the invocation that finished it (a resumed level's
+	// jobs done before count in CPUS and JobWallS, not here).
+	WallS float64 `json:"wall_s"`
+	// CPUS and JobWallS add up the CPU and the wall time of the level's
+	// jobs, as the workers that ran them measured them; LoadS is the part
+	// of JobWallS each job spent loading the values of the smaller sizes.
+	CPUS     float64 `json:"cpu_s"`
+	JobWallS float64 `json:"job_wall_s"`
+	LoadS    float64 `json:"load_s"`
+	// Capped counts the level's pieces whose value is capped.
+	Capped uint64 `json:"capped"`
+	// MeanNodes and MaxNodes are the mean and the largest size (value_nodes)
+	// of the canonical forms of its pieces within the node cap.
+	MeanNodes float64 `json:"mean_nodes"`
+	MaxNodes  int32   `json:"max_nodes"`
 }
 
 // pieceValueColumns reads the value columns of a record batch.

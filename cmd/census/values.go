@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -152,8 +154,30 @@ func valueDir(ctx context.Context, f valuesFlags, dir string) (*schema.Values, e
 		}
 	}
 	if !f.quiet {
-		data, _ := json.Marshal(vals)
+		counts := *vals
+		counts.Levels = nil
+		data, _ := json.Marshal(counts)
 		fmt.Fprintf(os.Stderr, "values of %s in %s: %s\n", dir, time.Since(began).Round(time.Millisecond), data)
+		writeLevels(os.Stderr, vals.Levels)
 	}
 	return vals, nil
+}
+
+// writeLevels prints what valuing cost by piece size, as summary.json's
+// levels hold it.
+func writeLevels(w io.Writer, levels []schema.ValueLevel) {
+	if len(levels) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "size\tpieces\tjobs\twall s\tpieces/s\tCPU s\tload s\tcapped\tmean nodes\tmax nodes\t")
+	for _, l := range levels {
+		rate := 0.0
+		if l.WallS > 0 {
+			rate = float64(l.Pieces) / l.WallS
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%.1f\t%.0f\t%.1f\t%.1f\t%d\t%.1f\t%d\t\n",
+			l.Size, l.Pieces, l.Jobs, l.WallS, rate, l.CPUS, l.LoadS, l.Capped, l.MeanNodes, l.MaxNodes)
+	}
+	tw.Flush()
 }
