@@ -365,6 +365,11 @@ func (c *census) tierDone(ctx context.Context, t, nextShards int, incoming uint6
 			next[b.Bucket] = append(next[b.Bucket], b)
 		}
 		written += blobBytes(tr.Next) + blobBytes(tr.Pieces)
+		if tr.Kept != nil {
+			// Kept positions stay until the run ends: the tiers to come
+			// write theirs too.
+			written += uint64(tr.Kept.Size)
+		}
 		if tr.Table != nil {
 			parts = append(parts, *tr.Table)
 			written += uint64(tr.Table.Size)

@@ -301,7 +301,8 @@ func Solve(ctx context.Context, cfg SolveConfig) (*schema.Solved, error) {
 			need += b.Count
 		}
 		if need = need*33/4 + need/8; cfg.MemBudget > 0 && int64(need) > cfg.MemBudget {
-			cfg.Log.Warn("the next tier's outcome table is larger than the memory budget", "tier", t+1, "bytes", need, "budget", cfg.MemBudget)
+			cfg.Log.Info("the next tier's outcome table is larger than the memory budget: each solve job reads it in parts, one pass over its positions a part",
+				"tier", t+1, "bytes", need, "budget", cfg.MemBudget)
 		}
 		batch := make([]jobs.Job, len(kt.Blobs))
 		for i, b := range kt.Blobs {

@@ -81,11 +81,19 @@ func (j *SolveJob) validate() error {
 	return nil
 }
 
-// outcomeTable is one tier's positions and outcomes, by shard.
+// outcomeTable is one tier's positions and outcomes, by shard, or those
+// of the shards loaded.
 type outcomeTable struct {
 	shards int
 	keys   [][]uint64
 	outs   [][]byte
+	loaded []bool
+}
+
+// holds says whether the table answers for the representative pos: its
+// shard is loaded.
+func (t *outcomeTable) holds(pos uint64) bool {
+	return t.shards > 0 && t.loaded[Bucket(pos, t.shards)]
 }
 
 // lookup is the outcome of the representative pos, or false when the
@@ -102,10 +110,13 @@ func (t *outcomeTable) lookup(pos uint64) (solve.Outcome, bool) {
 	return solve.Outcome(t.outs[s][i/4] >> (2 * (i % 4)) & 3), true
 }
 
-// loadOutcomes reads the next tier's table.
-func loadOutcomes(ctx context.Context, st store.Store, j *SolveJob, g games.Game) (*outcomeTable, error) {
-	t := &outcomeTable{shards: j.NextShards, keys: make([][]uint64, j.NextShards), outs: make([][]byte, j.NextShards)}
-	for i, kb := range j.NextKept {
+// loadOutcomes reads the next tier's table: of its shards, those listed
+// in pass (indexes into j.NextKept); the others hold nothing.
+func loadOutcomes(ctx context.Context, st store.Store, j *SolveJob, g games.Game, pass []int) (*outcomeTable, error) {
+	t := &outcomeTable{shards: j.NextShards, keys: make([][]uint64, j.NextShards), outs: make([][]byte, j.NextShards),
+		loaded: make([]bool, j.NextShards)}
+	for _, i := range pass {
+		kb := j.NextKept[i]
 		keys, err := readKept(ctx, st, kb, g, j.Tier+1)
 		if err != nil {
 			return nil, err
@@ -115,6 +126,21 @@ func loadOutcomes(ctx context.Context, st store.Store, j *SolveJob, g games.Game
 			return nil, err
 		}
 		t.keys[kb.Bucket], t.outs[kb.Bucket] = keys, outs
+	}
+	// A shard of this pass, or one of no pass (a shard without positions
+	// has no blob), answers for its positions: a lookup there that fails
+	// is a missing position.
+	inPass := make([]bool, len(j.NextKept))
+	for _, i := range pass {
+		inPass[i] = true
+	}
+	for s := range t.loaded {
+		t.loaded[s] = true
+	}
+	for i, kb := range j.NextKept {
+		if !inPass[i] {
+			t.loaded[kb.Bucket] = false
+		}
 	}
 	return t, nil
 }
@@ -148,36 +174,49 @@ func runSolve(ctx context.Context, st store.Store, j *SolveJob, opts Options) (*
 	if !ok {
 		return nil, fmt.Errorf("%w: %s does not list each player's moves", ErrInvalid, g.Name())
 	}
-	next, err := loadOutcomes(ctx, st, j, g)
-	if err != nil {
-		return nil, fmt.Errorf("solve tier %d shard %d: load tier %d: %w", j.Tier, j.Shard, j.Tier+1, err)
-	}
 	positions, err := readKept(ctx, st, j.Kept, g, j.Tier)
 	if err != nil {
 		return nil, fmt.Errorf("solve tier %d shard %d: %w", j.Tier, j.Shard, err)
 	}
 	group := games.StartGroup(g, !j.NoSymmetry)
-	s := solver{g: mover, group: group, negates: group.Negates(), next: next, tier: j.Tier}
+	s := solver{g: mover, group: group, negates: group.Negates(), tier: j.Tier}
+	// Each pass holds some of the next tier's shards and folds in the
+	// options that lie in them; the combined outcomes of every position
+	// are carried from pass to pass.
+	passes := solvePasses(j.NextKept, solveBudget(j.MemBudget, len(positions)))
+	combined := make([]solve.Combine, len(positions))
+	for i := range combined {
+		combined[i] = solve.NewCombine()
+	}
+	for p, pass := range passes {
+		next, err := loadOutcomes(ctx, st, j, g, pass)
+		if err != nil {
+			return nil, fmt.Errorf("solve tier %d shard %d: load tier %d: %w", j.Tier, j.Shard, j.Tier+1, err)
+		}
+		s.next = next
+		for i, pos := range positions {
+			if err := s.fold(&combined[i], pos); err != nil {
+				return nil, fmt.Errorf("solve tier %d shard %d: %w", j.Tier, j.Shard, err)
+			}
+			if (i+1)%progressEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				if opts.Progress != nil {
+					opts.Progress(uint64(p*len(positions)+i+1) / uint64(len(passes)))
+				}
+			}
+		}
+	}
 	res := &SolveResult{Tier: j.Tier, Shard: j.Shard}
 	outs := make([]byte, (len(positions)+3)/4)
 	for i, pos := range positions {
-		o, err := s.outcome(pos)
-		if err != nil {
-			return nil, fmt.Errorf("solve tier %d shard %d: %w", j.Tier, j.Shard, err)
-		}
+		o := combined[i].Outcome()
 		outs[i/4] |= byte(o) << (2 * (i % 4))
 		s.count(&res.Positions, pos, o)
 		res.Stored[o]++
 		if j.Tier == 0 {
 			res.Start = &o
-		}
-		if (i+1)%progressEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if opts.Progress != nil {
-				opts.Progress(uint64(i + 1))
-			}
 		}
 	}
 	res.Outcomes, err = putOutcomes(ctx, st, outcomesBlob(j.Run, j.Tier, j.Shard), outs, uint64(len(positions)))
@@ -186,6 +225,55 @@ func runSolve(ctx context.Context, st store.Store, j *SolveJob, opts Options) (*
 	}
 	res.Outcomes.Bucket = j.Shard
 	return res, nil
+}
+
+// A solve job holds, for each of its own positions, the position (8 bytes),
+// its outcome (2 bits) and the outcome combined so far (2 bytes); for each
+// position of the next tier's shards it has loaded, the position and its
+// outcome (8.25 bytes).
+const (
+	solveBytesOwn  = 8 + 1 + 2
+	solveBytesNext = 8.25
+)
+
+// solveBudget is what a job with a memory budget of memBudget bytes (none
+// when 0) and own positions may hold of the next tier's table: at least a
+// byte when there is a budget, 0 when there is none.
+func solveBudget(memBudget int64, own int) int64 {
+	if memBudget <= 0 {
+		return 0
+	}
+	return max(memBudget-int64(own)*solveBytesOwn, 1)
+}
+
+// solvePasses splits the next tier's shards, as listed in kept, into
+// passes of which each holds at most budget bytes, in list order, each
+// pass the indexes into kept of its shards; one pass holds them all when
+// budget is not positive (no budget) or large enough. A shard larger than
+// the budget is a pass of its own: the job cannot hold less.
+func solvePasses(kept []Blob, budget int64) [][]int {
+	all := make([]int, len(kept))
+	var total float64
+	for i, b := range kept {
+		all[i] = i
+		total += float64(b.Count) * solveBytesNext
+	}
+	if budget <= 0 || total <= float64(budget) {
+		return [][]int{all}
+	}
+	var passes [][]int
+	var pass []int
+	var bytes float64
+	for i, b := range kept {
+		n := float64(b.Count) * solveBytesNext
+		if len(pass) > 0 && bytes+n > float64(budget) {
+			passes = append(passes, pass)
+			pass, bytes = nil, 0
+		}
+		pass = append(pass, i)
+		bytes += n
+	}
+	return append(passes, pass)
 }
 
 func putOutcomes(ctx context.Context, st store.Store, name string, outs []byte, count uint64) (Blob, error) {
@@ -233,42 +321,56 @@ type solver struct {
 	opts    []uint64
 }
 
-// outcome is the outcome of pos from its options' outcomes.
-func (s *solver) outcome(pos uint64) (solve.Outcome, error) {
-	c := solve.NewCombine()
-	s.opts = s.g.Options(pos, true, s.opts[:0])
-	for _, o := range s.opts {
-		out, err := s.option(pos, o)
-		if err != nil {
-			return 0, err
-		}
-		if c.Left(out); c.LeftDone() {
-			break
-		}
-	}
-	s.opts = s.g.Options(pos, false, s.opts[:0])
-	for _, o := range s.opts {
-		out, err := s.option(pos, o)
-		if err != nil {
-			return 0, err
-		}
-		if c.Right(out); c.RightDone() {
-			break
+// fold combines into c the outcomes of the options of pos that lie in the
+// shards of the table loaded, until c is decided for each player.
+func (s *solver) fold(c *solve.Combine, pos uint64) error {
+	if !c.LeftDone() {
+		s.opts = s.g.Options(pos, true, s.opts[:0])
+		for _, o := range s.opts {
+			out, ok, err := s.option(pos, o)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			if c.Left(out); c.LeftDone() {
+				break
+			}
 		}
 	}
-	return c.Outcome(), nil
+	if !c.RightDone() {
+		s.opts = s.g.Options(pos, false, s.opts[:0])
+		for _, o := range s.opts {
+			out, ok, err := s.option(pos, o)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			if c.Right(out); c.RightDone() {
+				break
+			}
+		}
+	}
+	return nil
 }
 
-// option is the outcome of the option o of pos.
-func (s *solver) option(pos, o uint64) (solve.Outcome, error) {
+// option is the outcome of the option o of pos, false when the shard of
+// its representative is not loaded.
+func (s *solver) option(pos, o uint64) (solve.Outcome, bool, error) {
 	canon, negated := s.group.CanonSign(o)
+	if s.next.shards > 0 && !s.next.holds(canon) {
+		return 0, false, nil
+	}
 	out, ok := s.next.lookup(canon)
 	if !ok {
-		return 0, fmt.Errorf("%w: option %s of %s is not among the kept positions of tier %d",
+		return 0, false, fmt.Errorf("%w: option %s of %s is not among the kept positions of tier %d",
 			ErrCorrupt, s.g.Format(o), s.g.Format(pos), s.tier+1)
 	}
 	if negated {
 		out = out.Negate()
 	}
-	return out, nil
+	return out, true, nil
 }

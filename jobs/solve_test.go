@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -91,6 +92,8 @@ type solvedRun struct {
 	start     solve.Outcome
 	keptBytes int64
 	stored    uint64
+	// maxPasses is the most passes a solve job made over its positions.
+	maxPasses int
 }
 
 // keepAndSolve runs the tiers of spec with their positions kept, with
@@ -146,6 +149,7 @@ func keepAndSolve(t *testing.T, st store.Store, spec Spec, shards int) solvedRun
 				t.Fatalf("solve tier %d shard %d: %v", tier, kb.Bucket, err)
 			}
 			r := res.Solve
+			run.maxPasses = max(run.maxPasses, len(solvePasses(j.NextKept, solveBudget(spec.MemBudget, int(kb.Count)))))
 			outs = append(outs, r.Outcomes)
 			run.positions.Add(r.Positions)
 			if r.Start != nil {
@@ -166,6 +170,51 @@ func keepAndSolve(t *testing.T, st store.Store, spec Spec, shards int) solvedRun
 		nextKept, nextOut = kept[tier], outs
 	}
 	return run
+}
+
+// TestSolveInPasses solves with budgets too small for the next tier's
+// table, so that each job reads it in several passes, and checks the
+// outcomes against the reference as the single pass is checked.
+func TestSolveInPasses(t *testing.T) {
+	for _, tc := range []struct {
+		game, board string
+		budget      int64
+	}{
+		{"clobber", "3x4", 4 << 10},
+		{"clobber", "2x6", 16 << 10},
+		{"domineering", "4x4", 2 << 10},
+		{"amazons", "3x3", 1},
+	} {
+		t.Run(fmt.Sprintf("%s-%s-%d", tc.game, tc.board, tc.budget), func(t *testing.T) {
+			g := mustGame(t, tc.game, tc.board, "")
+			spec := Spec{Run: "r", Game: tc.game, Board: tc.board, MemBudget: tc.budget}
+			run := keepAndSolve(t, newMemStore(), spec, 5)
+			if run.maxPasses < 2 {
+				t.Fatalf("budget %d: at most %d pass a job", tc.budget, run.maxPasses)
+			}
+			checkAgainstReference(t, g, spec, run)
+		})
+	}
+}
+
+func TestSolvePasses(t *testing.T) {
+	kept := []Blob{{Count: 100}, {Count: 300}, {Count: 50}, {Count: 50}}
+	for _, tc := range []struct {
+		budget int64
+		want   [][]int
+	}{
+		{0, [][]int{{0, 1, 2, 3}}},
+		{-5, [][]int{{0, 1, 2, 3}}},
+		{4125, [][]int{{0, 1, 2, 3}}},
+		{4124, [][]int{{0, 1, 2}, {3}}},
+		{2475, [][]int{{0}, {1}, {2, 3}}},
+		{825, [][]int{{0}, {1}, {2, 3}}},
+		{824, [][]int{{0}, {1}, {2}, {3}}},
+	} {
+		if got := solvePasses(kept, tc.budget); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("budget %d: passes %v, want %v", tc.budget, got, tc.want)
+		}
+	}
 }
 
 // TestSolveAgainstWholeBoard checks the solve, position by position,
