@@ -261,10 +261,11 @@ func StartSolve(ctx context.Context, cfg SolveConfig, conn *broker.Conn) (*schem
 }
 
 // Solve solves every kept position of the finished run in cfg.Dir (see
-// the comment at the top of this file) and writes the counts by class
-// into its summary.json. It fails like CheckSolveDir before writing
-// anything, and otherwise when a job fails or an output cannot be
-// written; run again, it resumes.
+// the comment at the top of this file), writes the counts by class into
+// its summary.json and tiers.parquet, and the class of every position
+// into its positions table when it has one. It fails like CheckSolveDir
+// before writing anything, and otherwise when a job fails or an output
+// cannot be written; run again, it resumes.
 func Solve(ctx context.Context, cfg SolveConfig) (*schema.Solved, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
@@ -273,89 +274,125 @@ func Solve(ctx context.Context, cfg SolveConfig) (*schema.Solved, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec := jobs.Spec{Run: cfg.Run, Game: m.Game, Board: m.Board, Start: m.Start, Store: cfg.StoreURL,
-		NoSymmetry: idx.NoSymmetry, MemBudget: cfg.MemBudget}
-	var stored uint64
+	s := newSolveStage(cfg, m, idx)
+	for t := len(idx.Tiers) - 1; t >= 0; t-- {
+		if err := s.tier(ctx, t); err != nil {
+			return nil, err
+		}
+	}
+	return s.finish(ctx)
+}
+
+// solveStage is the solve stage as its coordinator goes through it: the
+// tiers from the last back, one batch each, then the outputs.
+type solveStage struct {
+	cfg  SolveConfig
+	spec jobs.Spec
+	idx  KeptIndex
+	prog SolveProgress
+	// byTier counts each tier's positions by class, and outcomes holds
+	// its outcome tables, by shard as idx holds its kept positions.
+	byTier   []solve.Counts
+	outcomes [][]jobs.Blob
+	start    *solve.Outcome
+}
+
+func newSolveStage(cfg SolveConfig, m schema.Manifest, idx KeptIndex) *solveStage {
+	s := &solveStage{cfg: cfg, idx: idx,
+		spec: jobs.Spec{Run: cfg.Run, Game: m.Game, Board: m.Board, Start: m.Start, Store: cfg.StoreURL,
+			NoSymmetry: idx.NoSymmetry, MemBudget: cfg.MemBudget},
+		prog:     SolveProgress{Tiers: len(idx.Tiers)},
+		byTier:   make([]solve.Counts, len(idx.Tiers)),
+		outcomes: make([][]jobs.Blob, len(idx.Tiers)),
+	}
 	for _, kt := range idx.Tiers {
 		for _, b := range kt.Blobs {
-			stored += b.Count
+			s.prog.Stored += b.Count
 		}
 	}
-	prog := SolveProgress{Tiers: len(idx.Tiers), Stored: stored}
-	tell := func() {
-		if cfg.Progress != nil {
-			cfg.Progress(prog)
-		}
+	return s
+}
+
+func (s *solveStage) tell() {
+	if s.cfg.Progress != nil {
+		s.cfg.Progress(s.prog)
 	}
-	byTier := make([]solve.Counts, len(idx.Tiers))
-	var start *solve.Outcome
-	var next []jobs.Blob // outcome tables of the tier after
-	for t := len(idx.Tiers) - 1; t >= 0; t-- {
-		kt := idx.Tiers[t]
-		var nextKept KeptTier
-		if t+1 < len(idx.Tiers) {
-			nextKept = idx.Tiers[t+1]
-		}
-		var need uint64
-		for _, b := range nextKept.Blobs {
-			need += b.Count
-		}
-		if need = need*33/4 + need/8; cfg.MemBudget > 0 && int64(need) > cfg.MemBudget {
-			cfg.Log.Warn("the next tier's outcome table is larger than the memory budget", "tier", t+1, "bytes", need, "budget", cfg.MemBudget)
-		}
-		batch := make([]jobs.Job, len(kt.Blobs))
-		for i, b := range kt.Blobs {
-			batch[i] = jobs.Job{Solve: &jobs.SolveJob{Spec: spec, Tier: t, Shard: b.Bucket, Kept: b,
-				NextShards: nextKept.Shards, NextKept: nextKept.Blobs, Next: next}}
-		}
-		prog.Tier = t
-		tell()
-		results, err := cfg.Exec.Execute(ctx, batch, nil)
-		if err != nil {
-			return nil, fmt.Errorf("solve tier %d: %w", t, err)
-		}
-		next = next[:0:0]
-		for i, r := range results {
-			sr := r.Solve
-			if sr == nil || sr.Outcomes.Count != kt.Blobs[i].Count {
-				return nil, fmt.Errorf("solve tier %d: job %s reported no outcomes for its %d positions", t, batch[i].ID(), kt.Blobs[i].Count)
-			}
-			next = append(next, sr.Outcomes)
-			byTier[t].Add(sr.Positions)
-			if sr.Start != nil {
-				start = sr.Start
-			}
-			prog.Positions += sr.Outcomes.Count
-		}
-		cfg.Log.Info("solved tier", "tier", t, "outcomes", byTier[t].Map())
-		prog.TiersDone++
-		tell()
+}
+
+// tier solves tier t, whose next tier is solved.
+func (s *solveStage) tier(ctx context.Context, t int) error {
+	kt := s.idx.Tiers[t]
+	var nextKept KeptTier
+	var next []jobs.Blob
+	if t+1 < len(s.idx.Tiers) {
+		nextKept, next = s.idx.Tiers[t+1], s.outcomes[t+1]
 	}
-	if start == nil {
+	var need uint64
+	for _, b := range nextKept.Blobs {
+		need += b.Count
+	}
+	if need = need*33/4 + need/8; s.cfg.MemBudget > 0 && int64(need) > s.cfg.MemBudget {
+		s.cfg.Log.Warn("the next tier's outcome table is larger than the memory budget", "tier", t+1, "bytes", need, "budget", s.cfg.MemBudget)
+	}
+	batch := make([]jobs.Job, len(kt.Blobs))
+	for i, b := range kt.Blobs {
+		batch[i] = jobs.Job{Solve: &jobs.SolveJob{Spec: s.spec, Tier: t, Shard: b.Bucket, Kept: b,
+			NextShards: nextKept.Shards, NextKept: nextKept.Blobs, Next: next}}
+	}
+	s.prog.Tier = t
+	s.tell()
+	results, err := s.cfg.Exec.Execute(ctx, batch, nil)
+	if err != nil {
+		return fmt.Errorf("solve tier %d: %w", t, err)
+	}
+	for i, r := range results {
+		sr := r.Solve
+		if sr == nil || sr.Outcomes.Count != kt.Blobs[i].Count {
+			return fmt.Errorf("solve tier %d: job %s reported no outcomes for its %d positions", t, batch[i].ID(), kt.Blobs[i].Count)
+		}
+		s.outcomes[t] = append(s.outcomes[t], sr.Outcomes)
+		s.byTier[t].Add(sr.Positions)
+		if sr.Start != nil {
+			s.start = sr.Start
+		}
+		s.prog.Positions += sr.Outcomes.Count
+	}
+	s.cfg.Log.Info("solved tier", "tier", t, "outcomes", s.byTier[t].Map())
+	s.prog.TiersDone++
+	s.tell()
+	return nil
+}
+
+// finish writes the outputs of the solved tiers, then deletes the stage's
+// blobs unless they are kept.
+func (s *solveStage) finish(ctx context.Context) (*schema.Solved, error) {
+	if s.start == nil {
 		return nil, fmt.Errorf("solve: no job solved the start")
 	}
-	solved := &schema.Solved{StartOutcome: start.String()}
+	solved := &schema.Solved{StartOutcome: s.start.String()}
 	var total solve.Counts
-	for _, c := range byTier {
+	for _, c := range s.byTier {
 		total.Add(c)
 		solved.OutcomesByTier = append(solved.OutcomesByTier, c.Map())
 	}
 	solved.Outcomes = total.Map()
-	if err := writeSolved(cfg.Dir, solved); err != nil {
+	pos := &positionOutcomes{st: s.cfg.Store, dir: s.cfg.Dir, spec: s.spec, tiers: s.idx.Tiers, outcomes: s.outcomes, byTier: s.byTier}
+	if err := writeSolved(ctx, s.cfg.Dir, solved, pos); err != nil {
 		return nil, err
 	}
-	if !cfg.KeepBlobs {
-		if err := cfg.Store.DeletePrefix(ctx, jobs.RunPrefix(cfg.Run)); err != nil {
-			cfg.Log.Warn("delete the solve stage's outcome tables", "err", err)
+	if !s.cfg.KeepBlobs {
+		if err := s.cfg.Store.DeletePrefix(ctx, jobs.RunPrefix(s.cfg.Run)); err != nil {
+			s.cfg.Log.Warn("delete the solve stage's outcome tables", "err", err)
 		}
 	}
 	return solved, nil
 }
 
-// writeSolved adds the outcomes to dir's summary.json and the classes by
-// tier to its tiers.parquet, after checking that they count every position
-// of the run, then rewrites run.json.
-func writeSolved(dir string, solved *schema.Solved) error {
+// writeSolved adds the outcomes to dir's summary.json, the classes by
+// tier to its tiers.parquet and each position's to its positions table
+// (pos), after checking that they count every position of the run, then
+// rewrites run.json.
+func writeSolved(ctx context.Context, dir string, solved *schema.Solved, pos *positionOutcomes) error {
 	summaryPath := filepath.Join(dir, schema.SummaryJSONFile)
 	var s schema.Summary
 	data, err := os.ReadFile(summaryPath)
@@ -371,6 +408,9 @@ func writeSolved(dir string, solved *schema.Solved) error {
 	}
 	if n != s.Positions {
 		return fmt.Errorf("solve: outcomes of %d positions, the census counted %d", n, s.Positions)
+	}
+	if err := pos.write(ctx); err != nil {
+		return err
 	}
 	if err := writeSolvedTiers(dir, solved.OutcomesByTier); err != nil {
 		return err

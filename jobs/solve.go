@@ -70,27 +70,27 @@ func (j *SolveJob) validate() error {
 		return fmt.Errorf("%w: solve tier %d shard %d, next shards %d", ErrInvalid, j.Tier, j.Shard, j.NextShards)
 	case j.Run == "":
 		return fmt.Errorf("%w: no run id", ErrInvalid)
-	case len(j.NextKept) != len(j.Next):
-		return fmt.Errorf("%w: %d kept blobs of the next tier for %d outcome tables", ErrInvalid, len(j.NextKept), len(j.Next))
 	}
-	for i, b := range j.NextKept {
-		if b.Bucket != j.Next[i].Bucket || b.Bucket < 0 || b.Bucket >= j.NextShards {
-			return fmt.Errorf("%w: next tier's blobs %s and %s for shards %d and %d of %d", ErrInvalid, b.Name, j.Next[i].Name, b.Bucket, j.Next[i].Bucket, j.NextShards)
-		}
+	if err := pairBlobs(j.NextKept, j.Next, j.NextShards); err != nil {
+		return fmt.Errorf("next tier: %w", err)
 	}
 	return nil
 }
 
-// outcomeTable is one tier's positions and outcomes, by shard.
-type outcomeTable struct {
+// OutcomeTable is a tier's solved positions: the kept positions of its
+// shards, in key order, and their outcomes. A solve job holds the next
+// tier's whole; the coordinator reads one shard's at a time to give the
+// positions table its outcome column.
+type OutcomeTable struct {
 	shards int
+	group  games.Group
 	keys   [][]uint64
 	outs   [][]byte
 }
 
 // lookup is the outcome of the representative pos, or false when the
 // table does not hold it.
-func (t *outcomeTable) lookup(pos uint64) (solve.Outcome, bool) {
+func (t *OutcomeTable) lookup(pos uint64) (solve.Outcome, bool) {
 	if t.shards == 0 {
 		return 0, false
 	}
@@ -102,15 +102,58 @@ func (t *outcomeTable) lookup(pos uint64) (solve.Outcome, bool) {
 	return solve.Outcome(t.outs[s][i/4] >> (2 * (i % 4)) & 3), true
 }
 
-// loadOutcomes reads the next tier's table.
-func loadOutcomes(ctx context.Context, st store.Store, j *SolveJob, g games.Game) (*outcomeTable, error) {
-	t := &outcomeTable{shards: j.NextShards, keys: make([][]uint64, j.NextShards), outs: make([][]byte, j.NextShards)}
-	for i, kb := range j.NextKept {
-		keys, err := readKept(ctx, st, kb, g, j.Tier+1)
+// Outcome returns the outcome of pos, a position of the tier: that of the
+// representative of its orbit under the run's symmetries, with Left and
+// Right exchanged when the map to it exchanges the players. It returns
+// false when the table does not hold the representative.
+func (t *OutcomeTable) Outcome(pos uint64) (solve.Outcome, bool) {
+	canon, negated := t.group.CanonSign(pos)
+	out, ok := t.lookup(canon)
+	if ok && negated {
+		out = out.Negate()
+	}
+	return out, ok
+}
+
+// ReadOutcomeTable reads the outcome table of tier of the run spec from
+// the kept positions and outcome tables of some of its shards (kept[i] and
+// outcomes[i] are one shard's, which their Bucket names) out of shards.
+// It returns an error wrapping ErrInvalid when the blobs do not pair up,
+// ErrCorrupt when a blob is damaged or the two of a shard disagree, and
+// the store's error when a blob cannot be read.
+func ReadOutcomeTable(ctx context.Context, st store.Store, spec Spec, tier, shards int, kept, outcomes []Blob) (*OutcomeTable, error) {
+	g, err := spec.game()
+	if err != nil {
+		return nil, err
+	}
+	if err := pairBlobs(kept, outcomes, shards); err != nil {
+		return nil, err
+	}
+	return readOutcomeTable(ctx, st, g, games.StartGroup(g, !spec.NoSymmetry), tier, shards, kept, outcomes)
+}
+
+// pairBlobs checks that kept and outcomes are the blobs of the same
+// shards, of shards.
+func pairBlobs(kept, outcomes []Blob, shards int) error {
+	if len(kept) != len(outcomes) {
+		return fmt.Errorf("%w: %d kept blobs for %d outcome tables", ErrInvalid, len(kept), len(outcomes))
+	}
+	for i, b := range kept {
+		if b.Bucket != outcomes[i].Bucket || b.Bucket < 0 || b.Bucket >= shards {
+			return fmt.Errorf("%w: blobs %s and %s for shards %d and %d of %d", ErrInvalid, b.Name, outcomes[i].Name, b.Bucket, outcomes[i].Bucket, shards)
+		}
+	}
+	return nil
+}
+
+func readOutcomeTable(ctx context.Context, st store.Store, g games.Game, group games.Group, tier, shards int, kept, outcomes []Blob) (*OutcomeTable, error) {
+	t := &OutcomeTable{shards: shards, group: group, keys: make([][]uint64, shards), outs: make([][]byte, shards)}
+	for i, kb := range kept {
+		keys, err := readKept(ctx, st, kb, g, tier)
 		if err != nil {
 			return nil, err
 		}
-		outs, err := readOutcomes(ctx, st, j.Next[i], uint64(len(keys)))
+		outs, err := readOutcomes(ctx, st, outcomes[i], uint64(len(keys)))
 		if err != nil {
 			return nil, err
 		}
@@ -148,7 +191,8 @@ func runSolve(ctx context.Context, st store.Store, j *SolveJob, opts Options) (*
 	if !ok {
 		return nil, fmt.Errorf("%w: %s does not list each player's moves", ErrInvalid, g.Name())
 	}
-	next, err := loadOutcomes(ctx, st, j, g)
+	group := games.StartGroup(g, !j.NoSymmetry)
+	next, err := readOutcomeTable(ctx, st, g, group, j.Tier+1, j.NextShards, j.NextKept, j.Next)
 	if err != nil {
 		return nil, fmt.Errorf("solve tier %d shard %d: load tier %d: %w", j.Tier, j.Shard, j.Tier+1, err)
 	}
@@ -156,7 +200,6 @@ func runSolve(ctx context.Context, st store.Store, j *SolveJob, opts Options) (*
 	if err != nil {
 		return nil, fmt.Errorf("solve tier %d shard %d: %w", j.Tier, j.Shard, err)
 	}
-	group := games.StartGroup(g, !j.NoSymmetry)
 	s := solver{g: mover, group: group, negates: group.Negates(), next: next, tier: j.Tier}
 	res := &SolveResult{Tier: j.Tier, Shard: j.Shard}
 	outs := make([]byte, (len(positions)+3)/4)
@@ -228,7 +271,7 @@ type solver struct {
 	g       games.Mover
 	group   games.Group
 	negates bool // some map of the group exchanges the players
-	next    *outcomeTable
+	next    *OutcomeTable
 	tier    int
 	opts    []uint64
 }
@@ -261,14 +304,10 @@ func (s *solver) outcome(pos uint64) (solve.Outcome, error) {
 
 // option is the outcome of the option o of pos.
 func (s *solver) option(pos, o uint64) (solve.Outcome, error) {
-	canon, negated := s.group.CanonSign(o)
-	out, ok := s.next.lookup(canon)
+	out, ok := s.next.Outcome(o)
 	if !ok {
 		return 0, fmt.Errorf("%w: option %s of %s is not among the kept positions of tier %d",
 			ErrCorrupt, s.g.Format(o), s.g.Format(pos), s.tier+1)
-	}
-	if negated {
-		out = out.Negate()
 	}
 	return out, nil
 }
