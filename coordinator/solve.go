@@ -123,11 +123,17 @@ func writeKept(ctx context.Context, cfg *Config, res *Result, spec jobs.Spec) er
 	return nil
 }
 
+// keptIntact tells whether data is the kept blob b: its size and the
+// checksum of all but its last 8 bytes (the checksum and the trailer) are
+// those its job recorded.
+func keptIntact(data []byte, b jobs.Blob) bool {
+	return int64(len(data)) == b.Size && len(data) >= 8 && crc32.Checksum(data[:len(data)-8], castagnoli) == b.Sum
+}
+
 // placeKept copies the kept blob b to the file p, unless p holds it
 // already.
 func placeKept(ctx context.Context, st store.Store, b jobs.Blob, p string) error {
-	if data, err := os.ReadFile(p); err == nil && int64(len(data)) == b.Size && len(data) >= 8 &&
-		crc32.Checksum(data[:len(data)-8], crc32.MakeTable(crc32.Castagnoli)) == b.Sum {
+	if data, err := os.ReadFile(p); err == nil && keptIntact(data, b) {
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -182,6 +188,64 @@ func CheckSolveDir(dir string) (schema.Manifest, KeptIndex, error) {
 	return m, idx, nil
 }
 
+// copyKept copies the kept positions of idx from cfg.Dir into cfg.Store,
+// under the stage's run ID, for workers that see the store but not the
+// outputs, and returns idx with the blobs' names in the store. A blob the
+// store holds already as the census recorded it (a stage started again)
+// is not copied again. It fails with an error wrapping jobs.ErrCorrupt
+// when a kept file is not what the census recorded.
+func copyKept(ctx context.Context, cfg SolveConfig, idx KeptIndex) (KeptIndex, error) {
+	tiers := make([]KeptTier, len(idx.Tiers))
+	for t, kt := range idx.Tiers {
+		tiers[t] = KeptTier{Shards: kt.Shards}
+		for _, b := range kt.Blobs {
+			name := jobs.RunPrefix(cfg.Run) + b.Name
+			if data, err := readBlob(ctx, cfg.Store, name); err != nil || !keptIntact(data, b) {
+				if err := putKept(ctx, cfg.Store, name, filepath.Join(cfg.Dir, filepath.FromSlash(b.Name)), b); err != nil {
+					return idx, err
+				}
+			}
+			b.Name = name
+			tiers[t].Blobs = append(tiers[t].Blobs, b)
+		}
+	}
+	idx.Tiers = tiers
+	return idx, nil
+}
+
+// readBlob reads the whole blob name.
+func readBlob(ctx context.Context, st store.Store, name string) ([]byte, error) {
+	rc, err := st.Open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
+}
+
+// putKept copies the kept blob b from the file p into the store as name.
+func putKept(ctx context.Context, st store.Store, name, p string, b jobs.Blob) error {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return fmt.Errorf("copy kept positions to the store: %w", err)
+	}
+	if !keptIntact(data, b) {
+		return fmt.Errorf("copy kept positions to the store: %s: %w: not the %d bytes with crc32c %08x the census kept", p, jobs.ErrCorrupt, b.Size, b.Sum)
+	}
+	w, err := st.Create(ctx, name)
+	if err != nil {
+		return fmt.Errorf("copy kept positions to the store: %w", err)
+	}
+	if _, err := w.Write(data); err != nil {
+		w.Abort()
+		return fmt.Errorf("copy kept positions to the store: %w", err)
+	}
+	if err := w.Commit(); err != nil {
+		return fmt.Errorf("copy kept positions to the store: %w", err)
+	}
+	return nil
+}
+
 // SolveRunID is the run ID of the solve stage of the run m.
 func SolveRunID(m schema.Manifest) string {
 	h := sha256.Sum256([]byte(m.Run + "\x00" + m.Game + "\x00" + m.Board + "\x00" + m.Start))
@@ -205,7 +269,13 @@ type SolveConfig struct {
 	Log       *slog.Logger
 	// KeepBlobs keeps the stage's outcome tables after it finishes.
 	KeepBlobs bool
-	AckWait   time.Duration
+	// CopyKept copies the kept positions from Dir into Store, under Run,
+	// before the first job: for a Store that is not Dir, such as a
+	// cluster's shared store, which the workers see and Dir is not.
+	// Without it the jobs read the kept positions under Dir, which must
+	// be Store's root.
+	CopyKept bool
+	AckWait  time.Duration
 	// Progress, when set, is told of every tier begun and finished.
 	Progress func(SolveProgress)
 }
@@ -273,6 +343,11 @@ func Solve(ctx context.Context, cfg SolveConfig) (*schema.Solved, error) {
 	m, idx, err := CheckSolveDir(cfg.Dir)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.CopyKept {
+		if idx, err = copyKept(ctx, cfg, idx); err != nil {
+			return nil, err
+		}
 	}
 	s := newSolveStage(cfg, m, idx)
 	for t := len(idx.Tiers) - 1; t >= 0; t-- {

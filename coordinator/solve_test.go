@@ -59,6 +59,39 @@ func TestSolveStage(t *testing.T) {
 	}
 }
 
+// TestClusterSolve runs a census that keeps its positions and writes the
+// positions table on a NATS server in this process, with a worker whose
+// store is not the output directory, then the solve stage on the same
+// worker (StartSolve with CopyKept, as census coordinator --solve runs
+// it): the outcomes are those of the whole-board solver, and the store
+// holds nothing of the census or the stage once they are done.
+func TestClusterSolve(t *testing.T) {
+	ctx, conn, st := serverWithWorker(t, "cluster-solve")
+	out := coordinator.OutputDir(filepath.Join(t.TempDir(), "out"), "domineering", "4x4")
+	_, err := coordinator.Start(ctx, coordinator.Config{
+		Game: "domineering", Board: "4x4", Shards: 3, Parallelism: 2, MemBudget: 64 << 20,
+		Store: st, StoreURL: st.Root(), Out: out, Version: "test", Keep: true, Positions: true,
+	}, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := coordinator.CheckSolveDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	solved, err := coordinator.StartSolve(ctx, coordinator.SolveConfig{
+		Dir: out, Run: coordinator.SolveRunID(m), Store: st, StoreURL: st.Root(), CopyKept: true,
+		MemBudget: 64 << 20, Log: testLog(t),
+	}, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSolved(t, out, "domineering", "4x4", solved)
+	if left, err := st.List(ctx, ""); err != nil || len(left) > 0 {
+		t.Errorf("the store holds %d blobs after the solve (%v), want none: %v", len(left), err, left)
+	}
+}
+
 // checkSolved checks the solve of game on board in out against the
 // whole-board solver: its outcomes by tier, tiers.parquet's, the start's,
 // and every row of the positions table.
