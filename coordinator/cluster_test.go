@@ -297,6 +297,19 @@ func startServer(t *testing.T, name string) string {
 	return srv.ClientURL()
 }
 
+// serverWithWorker starts a server of its own with a worker of two slots
+// on a fresh store, and returns the store, a connection for the test's
+// coordinator and a context that ends after 90 s or with the test.
+func serverWithWorker(t *testing.T, name string) (context.Context, *broker.Conn, *store.Dir) {
+	t.Helper()
+	url := startServer(t, name)
+	st := newDir(t)
+	startWorker(t, connect(t, url), st, 2)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	t.Cleanup(cancel)
+	return ctx, connect(t, url), st
+}
+
 func TestTwoRunsAtOnce(t *testing.T) {
 	url := startServer(t, "two-runs")
 	st := newDir(t)

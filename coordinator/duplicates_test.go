@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
-	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -77,12 +76,7 @@ func TestDuplicateDelivery(t *testing.T) {
 // after 90 s or with the test.
 func natsRun(t *testing.T, run string) (context.Context, *broker.Conn, *store.Dir, jetstream.KeyValue) {
 	t.Helper()
-	url := startServer(t, run)
-	st := newDir(t)
-	startWorker(t, connect(t, url), st, 2)
-	conn := connect(t, url)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	t.Cleanup(cancel)
+	ctx, conn, st := serverWithWorker(t, run)
 	if _, err := broker.Setup(ctx, conn.JS, 1, 0); err != nil {
 		t.Fatal(err)
 	}

@@ -36,12 +36,7 @@ func holdRun(t *testing.T, ctx context.Context, conn *broker.Conn, run string, t
 // expires, within the TTL and a second of polling (and a little slack for
 // a busy machine), then keeps it while it runs, for several times its TTL.
 func TestLeaseExpires(t *testing.T) {
-	url := startServer(t, "lease")
-	st := newDir(t)
-	startWorker(t, connect(t, url), st, 2)
-	conn := connect(t, url)
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
+	ctx, conn, st := serverWithWorker(t, "lease")
 	run, err := coordinator.RunID("clobber", "3x4", "", 0, false, false)
 	if err != nil {
 		t.Fatal(err)

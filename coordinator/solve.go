@@ -123,11 +123,17 @@ func writeKept(ctx context.Context, cfg *Config, res *Result, spec jobs.Spec) er
 	return nil
 }
 
+// keptIntact tells whether data is the kept blob b: its size and the
+// checksum of all but its last 8 bytes (the checksum and the trailer) are
+// those its job recorded.
+func keptIntact(data []byte, b jobs.Blob) bool {
+	return int64(len(data)) == b.Size && len(data) >= 8 && crc32.Checksum(data[:len(data)-8], castagnoli) == b.Sum
+}
+
 // placeKept copies the kept blob b to the file p, unless p holds it
 // already.
 func placeKept(ctx context.Context, st store.Store, b jobs.Blob, p string) error {
-	if data, err := os.ReadFile(p); err == nil && int64(len(data)) == b.Size && len(data) >= 8 &&
-		crc32.Checksum(data[:len(data)-8], crc32.MakeTable(crc32.Castagnoli)) == b.Sum {
+	if data, err := os.ReadFile(p); err == nil && keptIntact(data, b) {
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -182,6 +188,64 @@ func CheckSolveDir(dir string) (schema.Manifest, KeptIndex, error) {
 	return m, idx, nil
 }
 
+// copyKept copies the kept positions of idx from cfg.Dir into cfg.Store,
+// under the stage's run ID, for workers that see the store but not the
+// outputs, and returns idx with the blobs' names in the store. A blob the
+// store holds already as the census recorded it (a stage started again)
+// is not copied again. It fails with an error wrapping jobs.ErrCorrupt
+// when a kept file is not what the census recorded.
+func copyKept(ctx context.Context, cfg SolveConfig, idx KeptIndex) (KeptIndex, error) {
+	tiers := make([]KeptTier, len(idx.Tiers))
+	for t, kt := range idx.Tiers {
+		tiers[t] = KeptTier{Shards: kt.Shards}
+		for _, b := range kt.Blobs {
+			name := jobs.RunPrefix(cfg.Run) + b.Name
+			if data, err := readBlob(ctx, cfg.Store, name); err != nil || !keptIntact(data, b) {
+				if err := putKept(ctx, cfg.Store, name, filepath.Join(cfg.Dir, filepath.FromSlash(b.Name)), b); err != nil {
+					return idx, err
+				}
+			}
+			b.Name = name
+			tiers[t].Blobs = append(tiers[t].Blobs, b)
+		}
+	}
+	idx.Tiers = tiers
+	return idx, nil
+}
+
+// readBlob reads the whole blob name.
+func readBlob(ctx context.Context, st store.Store, name string) ([]byte, error) {
+	rc, err := st.Open(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
+}
+
+// putKept copies the kept blob b from the file p into the store as name.
+func putKept(ctx context.Context, st store.Store, name, p string, b jobs.Blob) error {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return fmt.Errorf("copy kept positions to the store: %w", err)
+	}
+	if !keptIntact(data, b) {
+		return fmt.Errorf("copy kept positions to the store: %s: %w: not the %d bytes with crc32c %08x the census kept", p, jobs.ErrCorrupt, b.Size, b.Sum)
+	}
+	w, err := st.Create(ctx, name)
+	if err != nil {
+		return fmt.Errorf("copy kept positions to the store: %w", err)
+	}
+	if _, err := w.Write(data); err != nil {
+		w.Abort()
+		return fmt.Errorf("copy kept positions to the store: %w", err)
+	}
+	if err := w.Commit(); err != nil {
+		return fmt.Errorf("copy kept positions to the store: %w", err)
+	}
+	return nil
+}
+
 // SolveRunID is the run ID of the solve stage of the run m.
 func SolveRunID(m schema.Manifest) string {
 	h := sha256.Sum256([]byte(m.Run + "\x00" + m.Game + "\x00" + m.Board + "\x00" + m.Start))
@@ -205,7 +269,13 @@ type SolveConfig struct {
 	Log       *slog.Logger
 	// KeepBlobs keeps the stage's outcome tables after it finishes.
 	KeepBlobs bool
-	AckWait   time.Duration
+	// CopyKept copies the kept positions from Dir into Store, under Run,
+	// before the first job: for a Store that is not Dir, such as a
+	// cluster's shared store, which the workers see and Dir is not.
+	// Without it the jobs read the kept positions under Dir, which must
+	// be Store's root.
+	CopyKept bool
+	AckWait  time.Duration
 	// Progress, when set, is told of every tier begun and finished.
 	Progress func(SolveProgress)
 }
@@ -261,10 +331,11 @@ func StartSolve(ctx context.Context, cfg SolveConfig, conn *broker.Conn) (*schem
 }
 
 // Solve solves every kept position of the finished run in cfg.Dir (see
-// the comment at the top of this file) and writes the counts by class
-// into its summary.json. It fails like CheckSolveDir before writing
-// anything, and otherwise when a job fails or an output cannot be
-// written; run again, it resumes.
+// the comment at the top of this file), writes the counts by class into
+// its summary.json and tiers.parquet, and the class of every position
+// into its positions table when it has one. It fails like CheckSolveDir
+// before writing anything, and otherwise when a job fails or an output
+// cannot be written; run again, it resumes.
 func Solve(ctx context.Context, cfg SolveConfig) (*schema.Solved, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
@@ -273,90 +344,131 @@ func Solve(ctx context.Context, cfg SolveConfig) (*schema.Solved, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec := jobs.Spec{Run: cfg.Run, Game: m.Game, Board: m.Board, Start: m.Start, Store: cfg.StoreURL,
-		NoSymmetry: idx.NoSymmetry, MemBudget: cfg.MemBudget}
-	var stored uint64
+	if cfg.CopyKept {
+		if idx, err = copyKept(ctx, cfg, idx); err != nil {
+			return nil, err
+		}
+	}
+	s := newSolveStage(cfg, m, idx)
+	for t := len(idx.Tiers) - 1; t >= 0; t-- {
+		if err := s.tier(ctx, t); err != nil {
+			return nil, err
+		}
+	}
+	return s.finish(ctx)
+}
+
+// solveStage is the solve stage as its coordinator goes through it: the
+// tiers from the last back, one batch each, then the outputs.
+type solveStage struct {
+	cfg  SolveConfig
+	spec jobs.Spec
+	idx  KeptIndex
+	prog SolveProgress
+	// byTier counts each tier's positions by class, and outcomes holds
+	// its outcome tables, by shard as idx holds its kept positions.
+	byTier   []solve.Counts
+	outcomes [][]jobs.Blob
+	start    *solve.Outcome
+}
+
+func newSolveStage(cfg SolveConfig, m schema.Manifest, idx KeptIndex) *solveStage {
+	s := &solveStage{cfg: cfg, idx: idx,
+		spec: jobs.Spec{Run: cfg.Run, Game: m.Game, Board: m.Board, Start: m.Start, Store: cfg.StoreURL,
+			NoSymmetry: idx.NoSymmetry, MemBudget: cfg.MemBudget},
+		prog:     SolveProgress{Tiers: len(idx.Tiers)},
+		byTier:   make([]solve.Counts, len(idx.Tiers)),
+		outcomes: make([][]jobs.Blob, len(idx.Tiers)),
+	}
 	for _, kt := range idx.Tiers {
 		for _, b := range kt.Blobs {
-			stored += b.Count
+			s.prog.Stored += b.Count
 		}
 	}
-	prog := SolveProgress{Tiers: len(idx.Tiers), Stored: stored}
-	tell := func() {
-		if cfg.Progress != nil {
-			cfg.Progress(prog)
-		}
+	return s
+}
+
+func (s *solveStage) tell() {
+	if s.cfg.Progress != nil {
+		s.cfg.Progress(s.prog)
 	}
-	byTier := make([]solve.Counts, len(idx.Tiers))
-	var start *solve.Outcome
-	var next []jobs.Blob // outcome tables of the tier after
-	for t := len(idx.Tiers) - 1; t >= 0; t-- {
-		kt := idx.Tiers[t]
-		var nextKept KeptTier
-		if t+1 < len(idx.Tiers) {
-			nextKept = idx.Tiers[t+1]
-		}
-		var need uint64
-		for _, b := range nextKept.Blobs {
-			need += b.Count
-		}
-		if need = need*33/4 + need/8; cfg.MemBudget > 0 && int64(need) > cfg.MemBudget {
-			cfg.Log.Info("the next tier's outcome table is larger than the memory budget: each solve job reads it in parts, one pass over its positions a part",
-				"tier", t+1, "bytes", need, "budget", cfg.MemBudget)
-		}
-		batch := make([]jobs.Job, len(kt.Blobs))
-		for i, b := range kt.Blobs {
-			batch[i] = jobs.Job{Solve: &jobs.SolveJob{Spec: spec, Tier: t, Shard: b.Bucket, Kept: b,
-				NextShards: nextKept.Shards, NextKept: nextKept.Blobs, Next: next}}
-		}
-		prog.Tier = t
-		tell()
-		results, err := cfg.Exec.Execute(ctx, batch, nil)
-		if err != nil {
-			return nil, fmt.Errorf("solve tier %d: %w", t, err)
-		}
-		next = next[:0:0]
-		for i, r := range results {
-			sr := r.Solve
-			if sr == nil || sr.Outcomes.Count != kt.Blobs[i].Count {
-				return nil, fmt.Errorf("solve tier %d: job %s reported no outcomes for its %d positions", t, batch[i].ID(), kt.Blobs[i].Count)
-			}
-			next = append(next, sr.Outcomes)
-			byTier[t].Add(sr.Positions)
-			if sr.Start != nil {
-				start = sr.Start
-			}
-			prog.Positions += sr.Outcomes.Count
-		}
-		cfg.Log.Info("solved tier", "tier", t, "outcomes", byTier[t].Map())
-		prog.TiersDone++
-		tell()
+}
+
+// tier solves tier t, whose next tier is solved.
+func (s *solveStage) tier(ctx context.Context, t int) error {
+	kt := s.idx.Tiers[t]
+	var nextKept KeptTier
+	var next []jobs.Blob
+	if t+1 < len(s.idx.Tiers) {
+		nextKept, next = s.idx.Tiers[t+1], s.outcomes[t+1]
 	}
-	if start == nil {
+	var need uint64
+	for _, b := range nextKept.Blobs {
+		need += b.Count
+	}
+	if need = need*33/4 + need/8; s.cfg.MemBudget > 0 && int64(need) > s.cfg.MemBudget {
+		s.cfg.Log.Info("the next tier's outcome table is larger than the memory budget: each solve job reads it in parts, one pass over its positions a part",
+			"tier", t+1, "bytes", need, "budget", s.cfg.MemBudget)
+	}
+	batch := make([]jobs.Job, len(kt.Blobs))
+	for i, b := range kt.Blobs {
+		batch[i] = jobs.Job{Solve: &jobs.SolveJob{Spec: s.spec, Tier: t, Shard: b.Bucket, Kept: b,
+			NextShards: nextKept.Shards, NextKept: nextKept.Blobs, Next: next}}
+	}
+	s.prog.Tier = t
+	s.tell()
+	results, err := s.cfg.Exec.Execute(ctx, batch, nil)
+	if err != nil {
+		return fmt.Errorf("solve tier %d: %w", t, err)
+	}
+	for i, r := range results {
+		sr := r.Solve
+		if sr == nil || sr.Outcomes.Count != kt.Blobs[i].Count {
+			return fmt.Errorf("solve tier %d: job %s reported no outcomes for its %d positions", t, batch[i].ID(), kt.Blobs[i].Count)
+		}
+		s.outcomes[t] = append(s.outcomes[t], sr.Outcomes)
+		s.byTier[t].Add(sr.Positions)
+		if sr.Start != nil {
+			s.start = sr.Start
+		}
+		s.prog.Positions += sr.Outcomes.Count
+	}
+	s.cfg.Log.Info("solved tier", "tier", t, "outcomes", s.byTier[t].Map())
+	s.prog.TiersDone++
+	s.tell()
+	return nil
+}
+
+// finish writes the outputs of the solved tiers, then deletes the stage's
+// blobs unless they are kept.
+func (s *solveStage) finish(ctx context.Context) (*schema.Solved, error) {
+	if s.start == nil {
 		return nil, fmt.Errorf("solve: no job solved the start")
 	}
-	solved := &schema.Solved{StartOutcome: start.String()}
+	solved := &schema.Solved{StartOutcome: s.start.String()}
 	var total solve.Counts
-	for _, c := range byTier {
+	for _, c := range s.byTier {
 		total.Add(c)
 		solved.OutcomesByTier = append(solved.OutcomesByTier, c.Map())
 	}
 	solved.Outcomes = total.Map()
-	if err := writeSolved(cfg.Dir, solved); err != nil {
+	pos := &positionOutcomes{st: s.cfg.Store, dir: s.cfg.Dir, spec: s.spec, tiers: s.idx.Tiers, outcomes: s.outcomes, byTier: s.byTier}
+	if err := writeSolved(ctx, s.cfg.Dir, solved, pos); err != nil {
 		return nil, err
 	}
-	if !cfg.KeepBlobs {
-		if err := cfg.Store.DeletePrefix(ctx, jobs.RunPrefix(cfg.Run)); err != nil {
-			cfg.Log.Warn("delete the solve stage's outcome tables", "err", err)
+	if !s.cfg.KeepBlobs {
+		if err := s.cfg.Store.DeletePrefix(ctx, jobs.RunPrefix(s.cfg.Run)); err != nil {
+			s.cfg.Log.Warn("delete the solve stage's outcome tables", "err", err)
 		}
 	}
 	return solved, nil
 }
 
-// writeSolved adds the outcomes to dir's summary.json and the classes by
-// tier to its tiers.parquet, after checking that they count every position
-// of the run, then rewrites run.json.
-func writeSolved(dir string, solved *schema.Solved) error {
+// writeSolved adds the outcomes to dir's summary.json, the classes by
+// tier to its tiers.parquet and each position's to its positions table
+// (pos), after checking that they count every position of the run, then
+// rewrites run.json.
+func writeSolved(ctx context.Context, dir string, solved *schema.Solved, pos *positionOutcomes) error {
 	summaryPath := filepath.Join(dir, schema.SummaryJSONFile)
 	var s schema.Summary
 	data, err := os.ReadFile(summaryPath)
@@ -372,6 +484,9 @@ func writeSolved(dir string, solved *schema.Solved) error {
 	}
 	if n != s.Positions {
 		return fmt.Errorf("solve: outcomes of %d positions, the census counted %d", n, s.Positions)
+	}
+	if err := pos.write(ctx); err != nil {
+		return err
 	}
 	if err := writeSolvedTiers(dir, solved.OutcomesByTier); err != nil {
 		return err

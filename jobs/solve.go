@@ -70,35 +70,51 @@ func (j *SolveJob) validate() error {
 		return fmt.Errorf("%w: solve tier %d shard %d, next shards %d", ErrInvalid, j.Tier, j.Shard, j.NextShards)
 	case j.Run == "":
 		return fmt.Errorf("%w: no run id", ErrInvalid)
-	case len(j.NextKept) != len(j.Next):
-		return fmt.Errorf("%w: %d kept blobs of the next tier for %d outcome tables", ErrInvalid, len(j.NextKept), len(j.Next))
 	}
-	for i, b := range j.NextKept {
-		if b.Bucket != j.Next[i].Bucket || b.Bucket < 0 || b.Bucket >= j.NextShards {
-			return fmt.Errorf("%w: next tier's blobs %s and %s for shards %d and %d of %d", ErrInvalid, b.Name, j.Next[i].Name, b.Bucket, j.Next[i].Bucket, j.NextShards)
-		}
+	if err := pairBlobs(j.NextKept, j.Next, j.NextShards); err != nil {
+		return fmt.Errorf("next tier: %w", err)
 	}
 	return nil
 }
 
-// outcomeTable is one tier's positions and outcomes, by shard, or those
-// of the shards loaded.
-type outcomeTable struct {
+// OutcomeTable is a tier's solved positions: the kept positions of its
+// shards, in key order, and their outcomes. A solve job holds the next
+// tier's whole; the coordinator reads one shard's at a time to give the
+// positions table its outcome column.
+type OutcomeTable struct {
 	shards int
+	group  games.Group
 	keys   [][]uint64
 	outs   [][]byte
+	// loaded, when set, says which shards the table answers for (see
+	// part); when nil it answers for all.
 	loaded []bool
 }
 
-// holds says whether the table answers for the representative pos: its
-// shard is loaded.
-func (t *outcomeTable) holds(pos uint64) bool {
-	return t.shards > 0 && t.loaded[Bucket(pos, t.shards)]
+// part makes t answer only for the shards of kept listed in pass (indexes
+// into kept, the blobs it was read from) and for the shards of none of
+// kept (which hold no positions): a solve job's pass.
+func (t *OutcomeTable) part(kept []Blob, pass []int) {
+	t.loaded = make([]bool, t.shards)
+	for s := range t.loaded {
+		t.loaded[s] = true
+	}
+	for _, b := range kept {
+		t.loaded[b.Bucket] = false
+	}
+	for _, i := range pass {
+		t.loaded[kept[i].Bucket] = true
+	}
+}
+
+// holds says whether the table answers for the representative pos.
+func (t *OutcomeTable) holds(pos uint64) bool {
+	return t.shards == 0 || t.loaded == nil || t.loaded[Bucket(pos, t.shards)]
 }
 
 // lookup is the outcome of the representative pos, or false when the
 // table does not hold it.
-func (t *outcomeTable) lookup(pos uint64) (solve.Outcome, bool) {
+func (t *OutcomeTable) lookup(pos uint64) (solve.Outcome, bool) {
 	if t.shards == 0 {
 		return 0, false
 	}
@@ -110,37 +126,73 @@ func (t *outcomeTable) lookup(pos uint64) (solve.Outcome, bool) {
 	return solve.Outcome(t.outs[s][i/4] >> (2 * (i % 4)) & 3), true
 }
 
-// loadOutcomes reads the next tier's table: of its shards, those listed
-// in pass (indexes into j.NextKept); the others hold nothing.
-func loadOutcomes(ctx context.Context, st store.Store, j *SolveJob, g games.Game, pass []int) (*outcomeTable, error) {
-	t := &outcomeTable{shards: j.NextShards, keys: make([][]uint64, j.NextShards), outs: make([][]byte, j.NextShards),
-		loaded: make([]bool, j.NextShards)}
-	for _, i := range pass {
-		kb := j.NextKept[i]
-		keys, err := readKept(ctx, st, kb, g, j.Tier+1)
+// Outcome returns the outcome of pos, a position of the tier: that of the
+// representative of its orbit under the run's symmetries, with Left and
+// Right exchanged when the map to it exchanges the players. It returns
+// false when the table does not hold the representative.
+func (t *OutcomeTable) Outcome(pos uint64) (solve.Outcome, bool) {
+	out, _, ok := t.outcome(pos)
+	return out, ok
+}
+
+// outcome is Outcome, and whether the table answers for the shard of pos's
+// representative (held); ok is false when it does not, or when it does and
+// has no such representative.
+func (t *OutcomeTable) outcome(pos uint64) (out solve.Outcome, held, ok bool) {
+	canon, negated := t.group.CanonSign(pos)
+	if !t.holds(canon) {
+		return 0, false, false
+	}
+	out, ok = t.lookup(canon)
+	if ok && negated {
+		out = out.Negate()
+	}
+	return out, true, ok
+}
+
+// ReadOutcomeTable reads the outcome table of tier of the run spec from
+// the kept positions and outcome tables of some of its shards (kept[i] and
+// outcomes[i] are one shard's, which their Bucket names) out of shards.
+// It returns an error wrapping ErrInvalid when the blobs do not pair up,
+// ErrCorrupt when a blob is damaged or the two of a shard disagree, and
+// the store's error when a blob cannot be read.
+func ReadOutcomeTable(ctx context.Context, st store.Store, spec Spec, tier, shards int, kept, outcomes []Blob) (*OutcomeTable, error) {
+	g, err := spec.game()
+	if err != nil {
+		return nil, err
+	}
+	if err := pairBlobs(kept, outcomes, shards); err != nil {
+		return nil, err
+	}
+	return readOutcomeTable(ctx, st, g, games.StartGroup(g, !spec.NoSymmetry), tier, shards, kept, outcomes)
+}
+
+// pairBlobs checks that kept and outcomes are the blobs of the same
+// shards, of shards.
+func pairBlobs(kept, outcomes []Blob, shards int) error {
+	if len(kept) != len(outcomes) {
+		return fmt.Errorf("%w: %d kept blobs for %d outcome tables", ErrInvalid, len(kept), len(outcomes))
+	}
+	for i, b := range kept {
+		if b.Bucket != outcomes[i].Bucket || b.Bucket < 0 || b.Bucket >= shards {
+			return fmt.Errorf("%w: blobs %s and %s for shards %d and %d of %d", ErrInvalid, b.Name, outcomes[i].Name, b.Bucket, outcomes[i].Bucket, shards)
+		}
+	}
+	return nil
+}
+
+func readOutcomeTable(ctx context.Context, st store.Store, g games.Game, group games.Group, tier, shards int, kept, outcomes []Blob) (*OutcomeTable, error) {
+	t := &OutcomeTable{shards: shards, group: group, keys: make([][]uint64, shards), outs: make([][]byte, shards)}
+	for i, kb := range kept {
+		keys, err := readKept(ctx, st, kb, g, tier)
 		if err != nil {
 			return nil, err
 		}
-		outs, err := readOutcomes(ctx, st, j.Next[i], uint64(len(keys)))
+		outs, err := readOutcomes(ctx, st, outcomes[i], uint64(len(keys)))
 		if err != nil {
 			return nil, err
 		}
 		t.keys[kb.Bucket], t.outs[kb.Bucket] = keys, outs
-	}
-	// A shard of this pass, or one of no pass (a shard without positions
-	// has no blob), answers for its positions: a lookup there that fails
-	// is a missing position.
-	inPass := make([]bool, len(j.NextKept))
-	for _, i := range pass {
-		inPass[i] = true
-	}
-	for s := range t.loaded {
-		t.loaded[s] = true
-	}
-	for i, kb := range j.NextKept {
-		if !inPass[i] {
-			t.loaded[kb.Bucket] = false
-		}
 	}
 	return t, nil
 }
@@ -189,9 +241,16 @@ func runSolve(ctx context.Context, st store.Store, j *SolveJob, opts Options) (*
 		combined[i] = solve.NewCombine()
 	}
 	for p, pass := range passes {
-		next, err := loadOutcomes(ctx, st, j, g, pass)
+		kept, outs := make([]Blob, len(pass)), make([]Blob, len(pass))
+		for k, i := range pass {
+			kept[k], outs[k] = j.NextKept[i], j.Next[i]
+		}
+		next, err := readOutcomeTable(ctx, st, g, group, j.Tier+1, j.NextShards, kept, outs)
 		if err != nil {
 			return nil, fmt.Errorf("solve tier %d shard %d: load tier %d: %w", j.Tier, j.Shard, j.Tier+1, err)
+		}
+		if len(passes) > 1 {
+			next.part(j.NextKept, pass)
 		}
 		s.next = next
 		for i, pos := range positions {
@@ -316,13 +375,13 @@ type solver struct {
 	g       games.Mover
 	group   games.Group
 	negates bool // some map of the group exchanges the players
-	next    *outcomeTable
+	next    *OutcomeTable
 	tier    int
 	opts    []uint64
 }
 
 // fold combines into c the outcomes of the options of pos that lie in the
-// shards of the table loaded, until c is decided for each player.
+// shards the table answers for, until c is decided for each player.
 func (s *solver) fold(c *solve.Combine, pos uint64) error {
 	if !c.LeftDone() {
 		s.opts = s.g.Options(pos, true, s.opts[:0])
@@ -357,20 +416,13 @@ func (s *solver) fold(c *solve.Combine, pos uint64) error {
 	return nil
 }
 
-// option is the outcome of the option o of pos, false when the shard of
-// its representative is not loaded.
+// option is the outcome of the option o of pos, false when the table does
+// not answer for the shard of its representative.
 func (s *solver) option(pos, o uint64) (solve.Outcome, bool, error) {
-	canon, negated := s.group.CanonSign(o)
-	if s.next.shards > 0 && !s.next.holds(canon) {
-		return 0, false, nil
-	}
-	out, ok := s.next.lookup(canon)
-	if !ok {
+	out, held, ok := s.next.outcome(o)
+	if held && !ok {
 		return 0, false, fmt.Errorf("%w: option %s of %s is not among the kept positions of tier %d",
 			ErrCorrupt, s.g.Format(o), s.g.Format(pos), s.tier+1)
 	}
-	if negated {
-		out = out.Negate()
-	}
-	return out, true, nil
+	return out, held, nil
 }

@@ -143,10 +143,10 @@ func checkTable(pf *file.Reader, got *arrow.Schema, table string) error {
 		return fmt.Errorf("%w: %s file has schema version %q, this build reads %s", ErrWrongTable, table, *ver, versionList(readVersions[table]))
 	}
 	want := schemaForVersion(table, v)
-	if table == TableTiers && v == Version && got.NumFields() == tiersSolvedSchema.NumFields() {
-		// A solved run's tiers file: the same version, with the outcome
+	if solved := solvedSchemas[table]; v == Version && solved != nil && got.NumFields() == solved.NumFields() {
+		// A solved run's file: the same version, with the outcome
 		// columns after the others.
-		want = tiersSolvedSchema
+		want = solved
 	}
 	return sameFields(got, want)
 }
@@ -217,6 +217,30 @@ func readTable(r parquet.ReaderAtSeeker, table string, fn func(rec arrow.RecordB
 		return fmt.Errorf("read rows: %w", err)
 	}
 	return nil
+}
+
+// readAll reads every row of a file with scan into memory, in file order.
+// The result is never nil.
+func readAll[T any](r parquet.ReaderAtSeeker, scan func(parquet.ReaderAtSeeker, func(T) error) error) ([]T, error) {
+	rows := []T{}
+	err := scan(r, func(row T) error {
+		rows = append(rows, row)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// scanFile opens path and calls fn with every row of it that scan reads,
+// in file order, closing it afterwards; errors name the table and the
+// path.
+func scanFile[T any](path, table string, scan func(parquet.ReaderAtSeeker, func(T) error) error, fn func(T) error) error {
+	_, err := readFile(path, table, func(r parquet.ReaderAtSeeker) (struct{}, error) {
+		return struct{}{}, scan(r, fn)
+	})
+	return err
 }
 
 // readFile opens path and hands it to read, closing it afterwards; errors

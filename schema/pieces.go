@@ -22,15 +22,7 @@ func ReadPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
 }
 
 func readPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
-	rows := []Piece{}
-	err := scanPieces(r, func(p Piece) error {
-		rows = append(rows, p)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return rows, nil
+	return readAll(r, scanPieces)
 }
 
 // ScanPiecesFile reads the pieces file at path row by row, calling fn with
@@ -38,10 +30,7 @@ func readPieces(r parquet.ReaderAtSeeker) ([]Piece, error) {
 // any size is read in bounded memory. It stops at fn's first error and
 // returns it. It fails like ReadPieces, and when the file cannot be opened.
 func ScanPiecesFile(path string, fn func(Piece) error) error {
-	_, err := readFile(path, TablePieces, func(r parquet.ReaderAtSeeker) (struct{}, error) {
-		return struct{}{}, scanPieces(r, fn)
-	})
-	return err
+	return scanFile(path, TablePieces, scanPieces, fn)
 }
 
 func scanPieces(r parquet.ReaderAtSeeker, fn func(Piece) error) error {

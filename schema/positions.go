@@ -27,6 +27,10 @@ type Position struct {
 	DeadPieces int32
 	// Picture is the board diagram, rows separated by '/'.
 	Picture string
+	// Outcome is the position's outcome class, "L", "R", "N" or "P",
+	// in the file of a solved run; empty in a run not solved, whose files
+	// have no outcome column.
+	Outcome string
 }
 
 // Column indexes of the positions table, in schema order.
@@ -35,6 +39,8 @@ const (
 	posLivePieces
 	posDeadPieces
 	posPicture
+	// The outcome column, only in a solved run's file.
+	posOutcome
 )
 
 var positionsSchema = arrow.NewSchema([]arrow.Field{
@@ -44,10 +50,25 @@ var positionsSchema = arrow.NewSchema([]arrow.Field{
 	posPicture:    req(ColPicture, tStr),
 }, tableMetadata(TablePositions))
 
+// ColOutcome is the outcome class column of the pieces table and of a
+// solved run's positions table.
+const ColOutcome = "outcome"
+
+// positionsSolvedSchema is positionsSchema with the outcome column after
+// the others: the positions table of a solved run.
+var positionsSolvedSchema = arrow.NewSchema(append(positionsSchema.Fields(),
+	req(ColOutcome, tStr),
+), tableMetadata(TablePositions))
+
 // PositionsSchema returns the Arrow schema of the
 // positions/tier=NN/part-*.parquet files, with the table name and Version
 // in its metadata. The schema is shared: do not modify it. It never fails.
 func PositionsSchema() *arrow.Schema { return positionsSchema }
+
+// PositionsSolvedSchema returns the Arrow schema of a solved run's
+// positions files: PositionsSchema's columns, then outcome. The schema is
+// shared: do not modify it. It never fails.
+func PositionsSolvedSchema() *arrow.Schema { return positionsSolvedSchema }
 
 // PositionWriter streams rows of the positions table into one Parquet file
 // (a positions/tier=NN/part-*.parquet). Like PieceWriter it buffers a
@@ -61,6 +82,8 @@ type PositionWriter struct {
 	key        *array.Uint64Builder
 	live, dead *array.Int32Builder
 	picture    *array.StringBuilder
+	// outcome is nil unless the file is a solved run's.
+	outcome *array.StringBuilder
 }
 
 // NewPositionWriter starts a positions file on w with row groups of at most
@@ -69,38 +92,64 @@ type PositionWriter struct {
 // called to finish the file. It returns an error when the Parquet writer
 // cannot start.
 func NewPositionWriter(w io.Writer, rowGroupRows int64) (*PositionWriter, error) {
-	pw, err := newPositionWriter(w, rowGroupOptions(rowGroupRows))
+	return startPositionWriter(w, positionsSchema, rowGroupRows)
+}
+
+// NewSolvedPositionWriter is NewPositionWriter for a solved run's file,
+// which has the outcome column: every row written must have an Outcome.
+func NewSolvedPositionWriter(w io.Writer, rowGroupRows int64) (*PositionWriter, error) {
+	return startPositionWriter(w, positionsSolvedSchema, rowGroupRows)
+}
+
+func startPositionWriter(w io.Writer, sc *arrow.Schema, rowGroupRows int64) (*PositionWriter, error) {
+	pw, err := newPositionWriter(w, sc, rowGroupOptions(rowGroupRows))
 	if err != nil {
 		return nil, fmt.Errorf("start positions: %w", err)
 	}
 	return pw, nil
 }
 
-func newPositionWriter(w io.Writer, o writeOptions) (*PositionWriter, error) {
-	bw, err := newBatchWriter(TablePositions, positionsSchema, w, o, ColKey)
+func newPositionWriter(w io.Writer, sc *arrow.Schema, o writeOptions) (*PositionWriter, error) {
+	bw, err := newBatchWriter(TablePositions, sc, w, o, ColKey)
 	if err != nil {
 		return nil, err
 	}
 	b := bw.b
-	return &PositionWriter{
+	pw := &PositionWriter{
 		bw:      bw,
 		key:     b.Field(posKey).(*array.Uint64Builder),
 		live:    b.Field(posLivePieces).(*array.Int32Builder),
 		dead:    b.Field(posDeadPieces).(*array.Int32Builder),
 		picture: b.Field(posPicture).(*array.StringBuilder),
-	}, nil
+	}
+	if sc == positionsSolvedSchema {
+		pw.outcome = b.Field(posOutcome).(*array.StringBuilder)
+	}
+	return pw, nil
 }
 
 // Write appends one row. It returns an error when a full batch cannot be
 // written, or after Close or an earlier error; the file is then unusable.
+// It also fails, writing nothing, when the row's Outcome does not fit the
+// file: one of "L", "R", "N", "P" in a solved run's file, empty in
+// another.
 func (pw *PositionWriter) Write(p Position) error {
 	if pw.bw.err != nil {
 		return pw.bw.err
+	}
+	switch {
+	case pw.outcome != nil && !isOutcome(p.Outcome):
+		return fmt.Errorf("write positions: position %d has outcome %q, want L, R, N or P", p.Key, p.Outcome)
+	case pw.outcome == nil && p.Outcome != "":
+		return fmt.Errorf("write positions: position %d has outcome %q in a file without outcomes", p.Key, p.Outcome)
 	}
 	pw.key.Append(p.Key)
 	pw.live.Append(p.LivePieces)
 	pw.dead.Append(p.DeadPieces)
 	pw.picture.Append(p.Picture)
+	if pw.outcome != nil {
+		pw.outcome.Append(p.Outcome)
+	}
 	return pw.bw.rowDone()
 }
 
@@ -112,7 +161,8 @@ func (pw *PositionWriter) Close() error {
 }
 
 // ReadPositions reads a whole positions file into memory, rows in file
-// order. The result is never nil. It is meant for tests and small runs; it
+// order, each with its Outcome when the file is a solved run's. The result
+// is never nil. It is meant for tests and small runs; it
 // returns an error wrapping ErrWrongTable when the file holds another table
 // or schema version, and an error when the file is not Parquet or cannot
 // be read.
@@ -125,28 +175,46 @@ func ReadPositions(r parquet.ReaderAtSeeker) ([]Position, error) {
 }
 
 func readPositions(r parquet.ReaderAtSeeker) ([]Position, error) {
-	rows := []Position{}
-	err := readTable(r, TablePositions, func(rec arrow.RecordBatch) error {
+	return readAll(r, scanPositions)
+}
+
+// ScanPositionsFile reads the positions file at path row by row, calling
+// fn with each row in file order; it holds one record batch at a time, so
+// a part of any size is read in bounded memory. A solved run's file gives
+// each row its Outcome. It stops at fn's first error and returns it. It
+// fails like ReadPositions, and when the file cannot be opened.
+func ScanPositionsFile(path string, fn func(Position) error) error {
+	return scanFile(path, TablePositions, scanPositions, fn)
+}
+
+func scanPositions(r parquet.ReaderAtSeeker, fn func(Position) error) error {
+	return readTable(r, TablePositions, func(rec arrow.RecordBatch) error {
 		var (
 			key     = rec.Column(posKey).(*array.Uint64).Uint64Values()
 			live    = rec.Column(posLivePieces).(*array.Int32).Int32Values()
 			dead    = rec.Column(posDeadPieces).(*array.Int32).Int32Values()
 			picture = rec.Column(posPicture).(*array.String)
+			outcome *array.String
 		)
+		if rec.NumCols() > posOutcome {
+			outcome = rec.Column(posOutcome).(*array.String)
+		}
 		for i := range key {
-			rows = append(rows, Position{
+			p := Position{
 				Key:        key[i],
 				LivePieces: live[i],
 				DeadPieces: dead[i],
 				Picture:    strings.Clone(picture.Value(i)),
-			})
+			}
+			if outcome != nil {
+				p.Outcome = outcomeString(outcome.Value(i))
+			}
+			if err := fn(p); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return rows, nil
 }
 
 // ReadPositionsFile reads the positions file at path. It fails like

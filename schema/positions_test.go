@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 )
@@ -43,9 +44,25 @@ func cmpU64(a, b uint64) int {
 	return 0
 }
 
+// withOutcomes is rows with an outcome class each, as the solve stage
+// writes them.
+func withOutcomes(rows []Position) []Position {
+	out := slices.Clone(rows)
+	for i := range out {
+		out[i].Outcome = outcomeClasses[out[i].Key%4]
+	}
+	return out
+}
+
+// writePositions writes rows into a positions file, a solved run's when
+// the first row has an outcome.
 func writePositions(rows []Position, o writeOptions) func(w io.Writer) error {
 	return func(w io.Writer) error {
-		pw, err := newPositionWriter(w, o)
+		sc := positionsSchema
+		if len(rows) > 0 && rows[0].Outcome != "" {
+			sc = positionsSolvedSchema
+		}
+		pw, err := newPositionWriter(w, sc, o)
 		if err != nil {
 			return err
 		}
@@ -58,13 +75,16 @@ func writePositions(rows []Position, o writeOptions) func(w io.Writer) error {
 	}
 }
 
+// TestPositionsSchemaMatchesStruct checks that every field of Position is
+// a column of a solved run's file, in order, and that the file of a run
+// not solved has them all but the outcome; every column is required.
 func TestPositionsSchemaMatchesStruct(t *testing.T) {
 	var fields []string
 	for f := range reflect.TypeFor[Position]().Fields() {
 		fields = append(fields, snake(f.Name))
 	}
 	var cols []string
-	for _, f := range PositionsSchema().Fields() {
+	for _, f := range PositionsSolvedSchema().Fields() {
 		cols = append(cols, f.Name)
 		if f.Nullable {
 			t.Errorf("column %q is nullable", f.Name)
@@ -73,12 +93,18 @@ func TestPositionsSchemaMatchesStruct(t *testing.T) {
 	if !slices.Equal(cols, fields) {
 		t.Errorf("columns\n %v\nfields\n %v", cols, fields)
 	}
+	if got := PositionsSchema().Fields(); !slices.EqualFunc(got, PositionsSolvedSchema().Fields()[:len(got)], func(a, b arrow.Field) bool { return a.Equal(b) }) ||
+		len(got) != len(cols)-1 || cols[len(cols)-1] != ColOutcome {
+		t.Errorf("the unsolved columns %v are not the solved ones %v without the last, outcome", got, cols)
+	}
 	if slices.Contains(cols, "tier") {
 		t.Error("a tier column would clash with the tier=NN directory")
 	}
-	md := PositionsSchema().Metadata()
-	if v, _ := md.GetValue(MetaTable); v != TablePositions {
-		t.Errorf("schema metadata %s = %q, want %q", MetaTable, v, TablePositions)
+	for _, sc := range []*arrow.Schema{PositionsSchema(), PositionsSolvedSchema()} {
+		md := sc.Metadata()
+		if v, _ := md.GetValue(MetaTable); v != TablePositions {
+			t.Errorf("schema metadata %s = %q, want %q", MetaTable, v, TablePositions)
+		}
 	}
 }
 
@@ -91,6 +117,7 @@ func TestPositionsRoundTrip(t *testing.T) {
 		{"empty", []Position{}, defaultOptions},
 		{"one row", randomPositions(1, 1), defaultOptions},
 		{"many batches and row groups", randomPositions(3000, 2), writeOptions{batchRows: 100, rowGroupRows: 700}},
+		{"solved", withOutcomes(randomPositions(3000, 5)), writeOptions{batchRows: 100, rowGroupRows: 700}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,6 +181,42 @@ func TestPositionsFileSettings(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPositionsOutcomeRefused checks that a writer refuses a row whose
+// outcome does not fit its file, and writes nothing of it.
+func TestPositionsOutcomeRefused(t *testing.T) {
+	tests := []struct {
+		name    string
+		solved  bool
+		outcome string
+		want    string
+	}{
+		{"none in a solved file", true, "", `outcome "", want L, R, N or P`},
+		{"not a class", true, "W", `outcome "W", want L, R, N or P`},
+		{"one in an unsolved file", false, "N", `outcome "N" in a file without outcomes`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := NewPositionWriter
+			if tt.solved {
+				start = NewSolvedPositionWriter
+			}
+			path := writeFile(t, "part-00000.parquet", func(w io.Writer) error {
+				pw, err := start(w, 1024)
+				if err != nil {
+					return err
+				}
+				if err := pw.Write(Position{Key: 7, Picture: "x.", Outcome: tt.outcome}); err == nil || !strings.Contains(err.Error(), tt.want) {
+					t.Errorf("Write = %v, want an error containing %q", err, tt.want)
+				}
+				return pw.Close()
+			})
+			if rows, err := ReadPositionsFile(path); err != nil || len(rows) != 0 {
+				t.Errorf("the file holds %d rows (%v), want none", len(rows), err)
+			}
+		})
 	}
 }
 

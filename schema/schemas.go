@@ -206,7 +206,7 @@ var piecesSchema = arrow.NewSchema([]arrow.Field{
 	pSelfNegative: req("self_negative", tBool),
 	pPositions:    req("positions", tU64),
 	pFirstTier:    req("first_tier", tI32),
-	pOutcome:      opt("outcome", tStr),
+	pOutcome:      opt(ColOutcome, tStr),
 	pValue:        opt(ColValue, tStr),
 	pValueCapped:  opt("value_capped", tBool),
 	pValueNodes:   opt("value_nodes", tI32),
@@ -244,6 +244,13 @@ var readVersions = map[string][]int{
 	TablePieces:    {2, Version},
 	TablePositions: {2, Version},
 	TableStates:    {2, Version},
+}
+
+// solvedSchemas are the schemas of the tables the solve stage rewrites
+// with outcome columns after the others, in the same version.
+var solvedSchemas = map[string]*arrow.Schema{
+	TableTiers:     tiersSolvedSchema,
+	TablePositions: positionsSolvedSchema,
 }
 
 // schemaFor returns the schema of a table name, or nil for an unknown one.

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -120,15 +121,19 @@ func (c pieceValueColumns) at(i int) PieceValue {
 	}
 }
 
+// outcomeClasses are the four outcome classes as the tables spell them.
+var outcomeClasses = []string{"L", "R", "N", "P"}
+
 // outcomeString returns s, shared when it is one of the four classes.
 func outcomeString(s string) string {
-	for _, o := range []string{"L", "R", "N", "P"} {
-		if s == o {
-			return o
-		}
+	if i := slices.Index(outcomeClasses, s); i >= 0 {
+		return outcomeClasses[i]
 	}
 	return strings.Clone(s)
 }
+
+// isOutcome tells whether s is one of the four classes.
+func isOutcome(s string) bool { return slices.Contains(outcomeClasses, s) }
 
 // piecesSchemaV2 is the pieces table of version 2: today's columns without
 // the value columns, which come last.

@@ -23,12 +23,21 @@ import (
 
 func absPath(p string) (string, error) { return filepath.Abs(p) }
 
+// coordinatorFlags are the flags of census coordinator.
+type coordinatorFlags struct {
+	nf                             natsFlags
+	out, store, start, run, resume string
+	memBudget, metrics             string
+	shards, jobs                   int
+	quiet, keepData, noWait        bool
+	plain, positions, noSpaceCheck bool
+	// solve keeps the positions and runs the solve stage on the workers
+	// after the census; keep only keeps them.
+	solve, keep bool
+}
+
 func coordinatorCmd() *cobra.Command {
-	var nf natsFlags
-	var out, storeFlag, start, run, resume, memFlag string
-	var shards, jobs int
-	var quiet, keep, plain, positions, noWait, noSpaceCheck bool
-	var metricsAddr string
+	var f coordinatorFlags
 	c := &cobra.Command{
 		Use:   "coordinator [GAME BOARD]",
 		Short: "Coordinate a census on a cluster: publish jobs to NATS, wait for workers, write outputs",
@@ -37,117 +46,197 @@ coordinator publishes each tier's jobs to JetStream, waits for workers
 ('census worker') to finish them, sizes the next tier, runs the reductions
 and writes the outputs under OUT/GAME-BOARD/. Run state lives in NATS: the
 same command (or --resume RUN) started again after a crash continues where
-it stopped.`,
+it stopped.
+
+With --solve the run keeps its positions and, once the census is done, the
+workers solve it tier by tier, as census run --solve does: summary.json,
+tiers.parquet and the positions table gain the outcome classes. The kept
+positions are copied into the store for the workers.`,
 		Example: `  census coordinator --nats nats://10.0.0.1:4222 --store /shared/census clobber 4x5 --out results
+  census coordinator --nats nats://10.0.0.1:4222 --store /shared/census clobber 4x4 --solve --out results
   census coordinator --nats nats://10.0.0.1:4222 --resume clobber-4x5-811c9dc5 --out results`,
 		RunE: func(c *cobra.Command, args []string) error {
-			if jobs < 1 {
-				return usagef("--jobs %d: want at least 1", jobs)
-			}
-			_, budget, err := memBudget(memFlag, 1)
-			if err != nil {
-				return usageError{err}
-			}
-			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			conn, err := nf.connect(ctx, "census-coordinator")
-			if err != nil {
-				return usageError{err}
-			}
-			defer conn.Close()
-			var game, board string
-			switch {
-			case resume != "" && len(args) == 0:
-				plan, err := coordinator.LoadPlan(ctx, conn, resume)
-				if err != nil {
-					return usageError{err}
-				}
-				game, board, start, shards, storeFlag, run, plain, positions = plan.Game, plan.Board, plan.Start, plan.Shards, plan.Store, resume, plan.NoSymmetry, plan.Positions
-			case resume == "" && len(args) == 2:
-				game, board = args[0], args[1]
-			default:
-				return usagef("census coordinator wants GAME and BOARD, or --resume RUN alone; got %q", args)
-			}
-			g, err := all.New(game, board, start)
-			if err != nil {
-				return usageError{err}
-			}
-			if storeFlag == "" {
-				return usagef("--store: give the directory (shared by all workers) or s3://bucket/prefix where fragments live")
-			}
-			url, err := storeURL(storeFlag)
-			if err != nil {
-				return usageError{err}
-			}
-			st, err := openStore(ctx, url)
-			if err != nil {
-				return usagef("--store %s: %v", storeFlag, err)
-			}
-			if err := checkWritable(out); err != nil {
-				return usagef("--out %s: %v", out, err)
-			}
-			if run != "" {
-				if err := broker.CheckRun(run); err != nil {
-					return usageError{err}
-				}
-			}
-			outDir := coordinator.OutputDir(out, g.Name(), g.Board().String())
-			ms, err := startMetrics(metricsAddr)
-			if err != nil {
-				return err
-			}
-			defer ms.stop()
-			var cm *coordinator.Metrics
-			if ms != nil {
-				cm = coordinator.NewMetrics(ms.Registry)
-			}
-			prog := newProgress(os.Stderr, quiet, g)
-			defer prog.done()
-			res, err := coordinator.Start(ctx, coordinator.Config{
-				Game: game, Board: board, Start: start, Run: run,
-				Shards: shards, Parallelism: jobs, MemBudget: budget, AckWait: ackWait(),
-				NoWait: noWait, OnHeld: func(l runstate.Lease) {
-					fmt.Fprintf(os.Stderr, "census: run held by coordinator %s since %s; waiting (it is free at most %s after that coordinator stops)\n",
-						l.Holder(), l.Since.Local().Format(time.DateTime), l.TTL+time.Second)
-				},
-				Store: st, StoreURL: url, Out: outDir, Version: version,
-				Log: newLogger(quiet), Progress: prog.update, KeepBlobs: keep, Metrics: cm, NoSymmetry: plain, Positions: positions,
-				NoSpaceCheck: noSpaceCheck,
-			}, conn)
-			var finished *coordinator.FinishedError
-			if errors.As(err, &finished) {
-				// Nothing left to do: the census is done.
-				fmt.Fprintf(os.Stderr, "census: %v\n", err)
-				return nil
-			}
-			if errors.Is(err, coordinator.ErrRunClash) || errors.Is(err, coordinator.ErrRunHeld) {
-				return usageError{err}
-			}
-			if err != nil {
-				return fmt.Errorf("census %s %s: %w", game, board, err)
-			}
-			prog.finish(res, outDir)
-			return nil
+			return coordinate(c.Context(), f, args)
 		},
 	}
 	fl := c.Flags()
-	nf.register(fl)
-	fl.StringVar(&out, "out", "census-out", "directory the outputs land in, under GAME-BOARD/")
-	fl.StringVar(&storeFlag, "store", "", "where fragments live: a directory every worker sees, or s3://bucket/prefix")
-	fl.StringVar(&start, "start", "", "start position as a board diagram (default the standard start)")
-	fl.StringVar(&run, "run", "", "run ID (default derived from game, board, start and shards)")
-	fl.StringVar(&resume, "resume", "", "continue the run with this ID, with the game, board and store it was started with")
-	fl.IntVar(&shards, "shards", 0, "shards per tier and per reduction (0 chooses from the tier sizes)")
-	registerJobs(fl, &jobs, 8, "jobs the workers run at once in all; automatic sharding makes at least twice as many shards for large tiers", "parallelism")
-	registerMemBudget(fl, &memFlag)
-	fl.BoolVar(&noWait, "no-wait", false, "exit with code 2 instead of waiting when another coordinator holds the run")
-	fl.BoolVar(&noSpaceCheck, "no-space-check", false, spaceCheckHelp)
-	fl.BoolVar(&quiet, "quiet", false, "print no progress")
-	fl.BoolVar(&keep, "keep-data", false, "keep the run's fragments in the store after it finishes")
-	registerMetricsFlag(fl, &metricsAddr)
-	fl.BoolVar(&plain, "no-symmetry", false, "store every position rather than one per orbit of the start's symmetries (same counts, slower)")
-	fl.BoolVar(&positions, "positions", false, "also write every position to OUT/GAME-BOARD/positions/tier=NN/part-*.parquet (key, pieces, picture)")
+	f.nf.register(fl)
+	fl.StringVar(&f.out, "out", "census-out", "directory the outputs land in, under GAME-BOARD/")
+	fl.StringVar(&f.store, "store", "", "where fragments live: a directory every worker sees, or s3://bucket/prefix")
+	fl.StringVar(&f.start, "start", "", "start position as a board diagram (default the standard start)")
+	fl.StringVar(&f.run, "run", "", "run ID (default derived from game, board, start and shards)")
+	fl.StringVar(&f.resume, "resume", "", "continue the run with this ID, with the game, board and store it was started with")
+	fl.IntVar(&f.shards, "shards", 0, "shards per tier and per reduction (0 chooses from the tier sizes)")
+	registerJobs(fl, &f.jobs, 8, "jobs the workers run at once in all; automatic sharding makes at least twice as many shards for large tiers", "parallelism")
+	registerMemBudget(fl, &f.memBudget)
+	fl.BoolVar(&f.noWait, "no-wait", false, "exit with code 2 instead of waiting when another coordinator holds the run")
+	fl.BoolVar(&f.noSpaceCheck, "no-space-check", false, spaceCheckHelp)
+	fl.BoolVar(&f.quiet, "quiet", false, "print no progress")
+	fl.BoolVar(&f.keepData, "keep-data", false, "keep the run's fragments in the store after it finishes")
+	registerMetricsFlag(fl, &f.metrics)
+	fl.BoolVar(&f.plain, "no-symmetry", false, "store every position rather than one per orbit of the start's symmetries (same counts, slower)")
+	fl.BoolVar(&f.positions, "positions", false, "also write every position to OUT/GAME-BOARD/positions/tier=NN/part-*.parquet (key, pieces, picture)")
+	fl.BoolVar(&f.solve, "solve", false, "keep every tier's positions, then find the outcome class of every position with jobs on the workers, as census run --solve does (with --resume, the run must have kept them)")
+	fl.BoolVar(&f.keep, "keep-positions", false, "keep every tier's positions under OUT/GAME-BOARD/kept/ (about 2 bytes a stored position) for census solve")
 	return c
+}
+
+// clusterRun is one census coordinator command: a census over an external
+// NATS server, then its solve stage when asked for. Its methods are the
+// steps.
+type clusterRun struct {
+	f      coordinatorFlags
+	conn   *broker.Conn
+	game   string
+	board  string
+	budget int64
+	url    string
+	st     store.Store
+	outDir string
+}
+
+// coordinate runs census coordinator with flags f on args.
+func coordinate(ctx context.Context, f coordinatorFlags, args []string) error {
+	if f.jobs < 1 {
+		return usagef("--jobs %d: want at least 1", f.jobs)
+	}
+	_, budget, err := memBudget(f.memBudget, 1)
+	if err != nil {
+		return usageError{err}
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	conn, err := f.nf.connect(ctx, "census-coordinator")
+	if err != nil {
+		return usageError{err}
+	}
+	defer conn.Close()
+	r := &clusterRun{f: f, conn: conn, budget: budget}
+	if err := r.plan(ctx, args); err != nil {
+		return err
+	}
+	ms, err := startMetrics(r.f.metrics)
+	if err != nil {
+		return err
+	}
+	defer ms.stop()
+	var cm *coordinator.Metrics
+	if ms != nil {
+		cm = coordinator.NewMetrics(ms.Registry)
+	}
+	prog := newProgress(os.Stderr, r.f.quiet, nil)
+	defer prog.done()
+	res, err := r.census(ctx, cm, prog)
+	var finished *coordinator.FinishedError
+	if errors.As(err, &finished) {
+		// Nothing left to do: the census is done, and solved if the
+		// coordinator that finished it was asked to.
+		fmt.Fprintf(os.Stderr, "census: %v\n", err)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	prog.finish(res, r.outDir)
+	if r.f.solve {
+		return r.solve(ctx)
+	}
+	return nil
+}
+
+// plan settles what to run from the flags, or from the stored plan with
+// --resume, and checks the store and the output directory. Every bad value
+// is a usage error naming it.
+func (r *clusterRun) plan(ctx context.Context, args []string) error {
+	f := &r.f
+	switch {
+	case f.resume != "" && len(args) == 0:
+		plan, err := coordinator.LoadPlan(ctx, r.conn, f.resume)
+		if err != nil {
+			return usageError{err}
+		}
+		if (f.solve || f.keep) && !plan.Keep {
+			return usagef("--resume %s: the run did not keep its positions, which --solve and --keep-positions need; start a new run with --solve", f.resume)
+		}
+		r.game, r.board = plan.Game, plan.Board
+		f.start, f.shards, f.store, f.run, f.plain, f.positions, f.keep = plan.Start, plan.Shards, plan.Store, f.resume, plan.NoSymmetry, plan.Positions, plan.Keep
+	case f.resume == "" && len(args) == 2:
+		r.game, r.board = args[0], args[1]
+	default:
+		return usagef("census coordinator wants GAME and BOARD, or --resume RUN alone; got %q", args)
+	}
+	g, err := all.New(r.game, r.board, f.start)
+	if err != nil {
+		return usageError{err}
+	}
+	if f.store == "" {
+		return usagef("--store: give the directory (shared by all workers) or s3://bucket/prefix where fragments live")
+	}
+	if r.url, err = storeURL(f.store); err != nil {
+		return usageError{err}
+	}
+	if r.st, err = openStore(ctx, r.url); err != nil {
+		return usagef("--store %s: %v", f.store, err)
+	}
+	if err := checkWritable(f.out); err != nil {
+		return usagef("--out %s: %v", f.out, err)
+	}
+	if f.run != "" {
+		if err := broker.CheckRun(f.run); err != nil {
+			return usageError{err}
+		}
+	}
+	r.outDir = coordinator.OutputDir(f.out, g.Name(), g.Board().String())
+	return nil
+}
+
+// census runs the census on the workers and writes its outputs.
+func (r *clusterRun) census(ctx context.Context, cm *coordinator.Metrics, prog *progress) (*coordinator.Result, error) {
+	f := r.f
+	res, err := coordinator.Start(ctx, coordinator.Config{
+		Game: r.game, Board: r.board, Start: f.start, Run: f.run,
+		Shards: f.shards, Parallelism: f.jobs, MemBudget: r.budget, AckWait: ackWait(),
+		NoWait: f.noWait, OnHeld: func(l runstate.Lease) {
+			fmt.Fprintf(os.Stderr, "census: run held by coordinator %s since %s; waiting (it is free at most %s after that coordinator stops)\n",
+				l.Holder(), l.Since.Local().Format(time.DateTime), l.TTL+time.Second)
+		},
+		Store: r.st, StoreURL: r.url, Out: r.outDir, Version: version,
+		Log: newLogger(f.quiet), Progress: prog.update, KeepBlobs: f.keepData, Metrics: cm, NoSymmetry: f.plain, Positions: f.positions,
+		Keep: f.solve || f.keep, NoSpaceCheck: f.noSpaceCheck,
+	}, r.conn)
+	var finished *coordinator.FinishedError
+	switch {
+	case errors.As(err, &finished):
+		return nil, err
+	case errors.Is(err, coordinator.ErrRunClash) || errors.Is(err, coordinator.ErrRunHeld):
+		return nil, usageError{err}
+	case err != nil:
+		return nil, fmt.Errorf("census %s %s: %w", r.game, r.board, err)
+	}
+	return res, nil
+}
+
+// solve runs the solve stage of the finished census in the output
+// directory with jobs on the workers: the kept positions go into the
+// store, where the workers read them, and the outcome tables come out of
+// it. Started again, the stage resumes from its bucket.
+func (r *clusterRun) solve(ctx context.Context) error {
+	m, _, err := coordinator.CheckSolveDir(r.outDir)
+	if err != nil {
+		return fmt.Errorf("solve %s: %w", r.outDir, err)
+	}
+	began := time.Now()
+	prog := newProgress(os.Stderr, r.f.quiet, nil)
+	solved, err := coordinator.StartSolve(ctx, coordinator.SolveConfig{
+		Dir: r.outDir, Run: coordinator.SolveRunID(m), Store: r.st, StoreURL: r.url, CopyKept: true,
+		MemBudget: r.budget, Log: newLogger(r.f.quiet), KeepBlobs: r.f.keepData, AckWait: ackWait(), Progress: prog.updateSolve,
+	}, r.conn)
+	prog.done()
+	if err != nil {
+		return fmt.Errorf("solve %s: %w", r.outDir, err)
+	}
+	reportSolved(r.f.quiet, r.outDir, began, solved)
+	return nil
 }
 
 func workerCmd() *cobra.Command {

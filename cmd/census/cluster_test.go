@@ -277,24 +277,31 @@ func withoutStages(t *testing.T, data []byte) []byte {
 // allPieces reads every pieces part of an output directory, sorted by key.
 func allPieces(t *testing.T, dir string) []schema.Piece {
 	t.Helper()
-	parts, err := schema.PiecesParts(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []schema.Piece
-	for _, p := range parts {
-		r, err := schema.ReadPiecesFile(p)
-		if err != nil {
-			t.Fatalf("read %s: %v", p, err)
-		}
-		rows = append(rows, r...)
-	}
-	slices.SortFunc(rows, func(a, b schema.Piece) int {
+	return allRows(t, dir, schema.PiecesParts, schema.ReadPiecesFile, func(a, b schema.Piece) int {
 		if c := cmpUint(a.KeyHi, b.KeyHi); c != 0 {
 			return c
 		}
 		return cmpUint(a.KeyLo, b.KeyLo)
 	})
+}
+
+// allRows reads every part of a table of an output directory, which parts
+// lists, with read, and sorts the rows with cmp.
+func allRows[T any](t *testing.T, dir string, parts func(dir string) ([]string, error), read func(path string) ([]T, error), cmp func(a, b T) int) []T {
+	t.Helper()
+	paths, err := parts(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []T
+	for _, p := range paths {
+		r, err := read(p)
+		if err != nil {
+			t.Fatalf("read %s: %v", p, err)
+		}
+		rows = append(rows, r...)
+	}
+	slices.SortFunc(rows, cmp)
 	return rows
 }
 
@@ -746,6 +753,10 @@ func TestClusterBadInput(t *testing.T) {
 			names: []string{"refused", tokenHost}, never: []string{token, wrong}},
 		{name: "unknown run", args: []string{"coordinator", "--nats", srv.url, "--resume", "no-such-run"},
 			names: []string{"no-such-run"}},
+		{name: "solve a run that kept nothing", args: []string{"coordinator", "--nats", srv.url, "--resume", "X", "--solve"},
+			names: []string{"--resume X", "--solve"}},
+		{name: "keep the positions of a run that kept nothing", args: []string{"coordinator", "--nats", srv.url, "--resume", "X", "--keep-positions"},
+			names: []string{"--resume X", "--keep-positions"}},
 		{name: "run clash with a finished run", args: []string{"coordinator", "--nats", srv.url, "--store", "D", "--run", "X", "clobber", "2x3"},
 			names: []string{"X", "2x2", "2x3"}, board: "clobber-2x3"},
 		{name: "run clash with an unfinished run", args: []string{"coordinator", tokenNats, "--nats-token", token, "--store", "D", "--run", "Y", "clobber", "2x3"},

@@ -133,10 +133,16 @@ func solveDir(ctx context.Context, f solveFlags, dir string) (*schema.Solved, er
 			return nil, err
 		}
 	}
-	if !f.quiet {
+	reportSolved(f.quiet, dir, began, solved)
+	return solved, nil
+}
+
+// reportSolved says on standard error, unless quiet, that the solve stage
+// begun at began solved dir, and what it found.
+func reportSolved(quiet bool, dir string, began time.Time, solved *schema.Solved) {
+	if !quiet {
 		fmt.Fprintf(os.Stderr, "solved %s in %s: start %s, positions by class %v\n", dir, time.Since(began).Round(time.Millisecond), solved.StartOutcome, solved.Outcomes)
 	}
-	return solved, nil
 }
 
 // updateSolve shows the progress of a solve stage.

@@ -8,6 +8,7 @@ import (
 
 func init() {
 	checkers["outcomes_by_tier"] = checker{check: checkOutcomesByTier}
+	checkers["position_outcomes"] = checker{check: checkPositionOutcomes}
 }
 
 // checkOutcomesByTier: one row per tier of every solved run and none of an
@@ -15,33 +16,61 @@ func init() {
 // outcomes_by_tier in summary.json and add up to its positions, and n_share
 // is N over positions to four decimals.
 func checkOutcomesByTier(t *testing.T, o *outputs, res result) {
+	column := func(c string) string { return "outcome_" + strings.ToLower(c) }
+	checkClassesByTier(t, o, res, func(row []any) string { return runOf(t, res, row) }, column,
+		func(run string, tier uint64, row []any, classes map[string]uint64, positions uint64) {
+			if got, want := asFloat(t, row[res.col(t, "n_share")]), float64(classes["N"])/float64(positions); !closeTo(got, want, 4) {
+				t.Errorf("%s tier %d: n_share %v, want %.6f to 4 decimals", run, tier, got, want)
+			}
+		})
+}
+
+// checkPositionOutcomes: the rows of the positions files by class, one row
+// per tier of every solved run and none of an unsolved one (whose files
+// have no outcome column); each tier's classes equal that tier's entry of
+// outcomes_by_tier in summary.json and add up to its positions.
+func checkPositionOutcomes(t *testing.T, o *outputs, res result) {
+	checkClassesByTier(t, o, res, func(row []any) string { return asString(t, row[res.col(t, "run")]) }, strings.ToLower, nil)
+}
+
+// checkClassesByTier checks the answer of a query that counts the positions
+// of every solved run by tier and class: a row for each tier of each solved
+// run (run names the row's run), its column class(C) counting class C,
+// equal to summary.json's outcomes_by_tier and adding up to the column
+// positions. more, when not nil, checks the rest of a row.
+func checkClassesByTier(t *testing.T, o *outputs, res result, run func(row []any) string, class func(string) string,
+	more func(run string, tier uint64, row []any, classes map[string]uint64, positions uint64)) {
+	t.Helper()
 	seen := map[string]bool{}
 	for _, row := range res.rows {
-		run := runOf(t, res, row)
-		s := o.summary(t, asString(t, row[res.col(t, "game")]), asString(t, row[res.col(t, "board")]))
+		name := run(row)
+		s, ok := o.summaries[name]
+		if !ok {
+			t.Fatalf("a row for run %q, which the tests did not make", name)
+		}
 		if s.Solved == nil {
-			t.Fatalf("%s: a row for a run that was not solved", run)
+			t.Fatalf("%s: a row for a run that was not solved", name)
 		}
 		tier := asUint(t, row[res.col(t, "tier")])
 		if tier >= uint64(len(s.Solved.OutcomesByTier)) {
-			t.Fatalf("%s: tier %d, but the solve has %d tiers", run, tier, len(s.Solved.OutcomesByTier))
+			t.Fatalf("%s: tier %d, but the solve has %d tiers", name, tier, len(s.Solved.OutcomesByTier))
 		}
-		seen[fmt.Sprintf("%s/%d", run, tier)] = true
+		seen[fmt.Sprintf("%s/%d", name, tier)] = true
 		want := s.Solved.OutcomesByTier[tier]
 		var sum uint64
 		for _, c := range outcomeClasses {
-			got := asUint(t, row[res.col(t, "outcome_"+strings.ToLower(c))])
+			got := asUint(t, row[res.col(t, class(c))])
 			if got != want[c] {
-				t.Errorf("%s tier %d: class %s %d, summary.json says %d", run, tier, c, got, want[c])
+				t.Errorf("%s tier %d: class %s %d, summary.json says %d", name, tier, c, got, want[c])
 			}
 			sum += got
 		}
 		positions := asUint(t, row[res.col(t, "positions")])
 		if positions != s.PositionsByTier[tier] || sum != positions {
-			t.Errorf("%s tier %d: %d positions, classes add up to %d; summary.json says %d", run, tier, positions, sum, s.PositionsByTier[tier])
+			t.Errorf("%s tier %d: %d positions, classes add up to %d; summary.json says %d", name, tier, positions, sum, s.PositionsByTier[tier])
 		}
-		if got, want := asFloat(t, row[res.col(t, "n_share")]), float64(want["N"])/float64(positions); !closeTo(got, want, 4) {
-			t.Errorf("%s tier %d: n_share %v, want %.6f to 4 decimals", run, tier, got, want)
+		if more != nil {
+			more(name, tier, row, want, positions)
 		}
 	}
 	total, unsolved := 0, 0
