@@ -1,6 +1,9 @@
 package cgt
 
-import "math/bits"
+import (
+	"cmp"
+	"math/bits"
+)
 
 // pairCache maps a pair of IDs, packed as g<<32 | h, to a 32-bit result:
 // the memo of Add and of Le. Valuing a large piece asks it hundreds of
@@ -12,6 +15,8 @@ type pairCache struct {
 	slots []pairSlot
 	n     int
 	shift uint
+	// limit is the most slots the cache grows to (maxCacheSlots when 0).
+	limit int
 }
 
 type pairSlot struct {
@@ -42,10 +47,23 @@ func (c *pairCache) get(key uint64) (uint32, bool) {
 	}
 }
 
+// maxCacheSlots bounds a pairCache: 2^24 slots of 16 bytes, 256 MiB. A
+// job valuing the largest pieces of a board asks billions of distinct
+// pairs, and a cache that grew without bound held gigabytes; one this
+// full is emptied and fills again with the pairs asked now, which are
+// those worth keeping (the pieces of a job share few sums and
+// comparisons with those valued long before).
+const maxCacheSlots = 1 << 24
+
 // put stores val for key, which is not stored yet.
 func (c *pairCache) put(key uint64, val uint32) {
 	if 4*(c.n+1) > 3*len(c.slots) {
-		c.grow()
+		if limit := cmp.Or(c.limit, maxCacheSlots); len(c.slots) >= limit {
+			clear(c.slots)
+			c.n = 0
+		} else {
+			c.grow()
+		}
 	}
 	mask := len(c.slots) - 1
 	i := c.hash(key)

@@ -7,6 +7,10 @@ import (
 	"github.com/census-cgt/census/values"
 )
 
+// tooLong stands, in valueCounter.strings, for a string longer than
+// schema.MaxValueString; no value string is empty.
+const tooLong = ""
+
 // valueCounter turns values into pieces rows' value columns and counts
 // them for summary.json.
 type valueCounter struct {
@@ -53,9 +57,14 @@ func (c *valueCounter) value(p schema.Piece) schema.PieceValue {
 		s, ok := c.strings[val.ID]
 		if !ok {
 			s = c.v.String(val)
+			if len(s) > schema.MaxValueString {
+				// Remember that it is too long, not the string: such a
+				// string can take hundreds of kilobytes.
+				s = tooLong
+			}
 			c.strings[val.ID] = s
 		}
-		if len(s) > schema.MaxValueString {
+		if s == tooLong {
 			pv.ValueCapped = true
 		} else {
 			pv.Value = s
