@@ -228,7 +228,7 @@ func Values(ctx context.Context, cfg ValuesConfig) (*schema.Values, error) {
 			}
 		}
 		cfg.Log.Info("valued level", "size", lv.size, "pieces", len(lv.keys), "jobs", len(batch),
-			"took", time.Since(began).Round(time.Millisecond), "pieces_per_s", int(float64(len(lv.keys))/time.Since(began).Seconds()))
+			"took", time.Duration(c.WallS*float64(time.Second)).Round(time.Millisecond), "pieces_per_s", int(float64(c.Pieces)/c.WallS))
 		tr.set(func(p *ValuesProgress) { p.Level, p.PiecesDone = i+1, p.PiecesDone+uint64(len(lv.keys)) })
 	}
 	tr.set(func(p *ValuesProgress) { p.Stage, p.JobsDone, p.JobsTotal = ValuesStageOutputs, 0, 0 })

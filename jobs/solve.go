@@ -383,34 +383,29 @@ type solver struct {
 // fold combines into c the outcomes of the options of pos that lie in the
 // shards the table answers for, until c is decided for each player.
 func (s *solver) fold(c *solve.Combine, pos uint64) error {
-	if !c.LeftDone() {
-		s.opts = s.g.Options(pos, true, s.opts[:0])
-		for _, o := range s.opts {
-			out, ok, err := s.option(pos, o)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				continue
-			}
-			if c.Left(out); c.LeftDone() {
-				break
-			}
-		}
+	if err := s.foldSide(pos, true, c.Left, c.LeftDone); err != nil {
+		return err
 	}
-	if !c.RightDone() {
-		s.opts = s.g.Options(pos, false, s.opts[:0])
-		for _, o := range s.opts {
-			out, ok, err := s.option(pos, o)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				continue
-			}
-			if c.Right(out); c.RightDone() {
-				break
-			}
+	return s.foldSide(pos, false, c.Right, c.RightDone)
+}
+
+// foldSide adds the outcomes of one player's options of pos (Left's when
+// left) until done.
+func (s *solver) foldSide(pos uint64, left bool, add func(solve.Outcome), done func() bool) error {
+	if done() {
+		return nil
+	}
+	s.opts = s.g.Options(pos, left, s.opts[:0])
+	for _, o := range s.opts {
+		out, ok, err := s.option(pos, o)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		if add(out); done() {
+			break
 		}
 	}
 	return nil
