@@ -198,6 +198,7 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 		return fmt.Errorf("census %s %s: %w", gameName, board, err)
 	}
 	if f.values {
+		tuneValuesCollector(total)
 		vo := f.valuesOpts
 		vo.data, vo.keepData, vo.workers, vo.quiet = filepath.Join(dataDir, "values"), f.keepData, f.jobs, f.quiet
 		if res.Summary.Values, err = valueDir(ctx, vo, outDir); err != nil {

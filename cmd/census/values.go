@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -30,6 +31,7 @@ type valuesFlags struct {
 	shardPieces int
 	json        bool
 	quiet       bool
+	memBudget   string
 }
 
 func valuesCmd() *cobra.Command {
@@ -63,6 +65,7 @@ written by another schema version is refused (exit 2) and left untouched.`,
 	fl.BoolVar(&f.keepData, "keep-data", false, "keep the working data after the stage")
 	addValuesFlags(fl.IntVar, &f)
 	registerJobs(fl, &f.workers, runtime.NumCPU(), "value jobs to run at once")
+	fl.StringVar(&f.memBudget, "mem-budget", "", valuesMemUsage)
 	fl.BoolVar(&f.json, "json", false, "print summary.json on standard output")
 	fl.BoolVar(&f.quiet, "quiet", false, "print no progress")
 	return c
@@ -81,6 +84,10 @@ func runValues(ctx context.Context, f valuesFlags, dir string) error {
 	if f.workers < 1 {
 		return usagef("--jobs %d: want at least 1", f.workers)
 	}
+	total, _, err := memBudget(f.memBudget, f.workers)
+	if err != nil {
+		return usageError{err}
+	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return usagef("DIR %s: not a directory", dir)
 	}
@@ -90,6 +97,7 @@ func runValues(ctx context.Context, f valuesFlags, dir string) error {
 	if f.data == "" {
 		f.data = filepath.Join(dir, ".census-values")
 	}
+	tuneValuesCollector(total)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if _, err := valueDir(ctx, f, dir); err != nil {
@@ -104,6 +112,26 @@ func runValues(ctx context.Context, f valuesFlags, dir string) error {
 		return err
 	}
 	return nil
+}
+
+// valuesMemUsage says what --mem-budget means to census values.
+const valuesMemUsage = "memory one value job may hold, e.g. 2GiB: the process's soft memory limit is --jobs times this, near which the collector works harder rather than let the heap grow (default a quarter of physical memory shared by the --jobs jobs, at most 2GiB a job)"
+
+// tuneValuesCollector sets the collector of a process about to value
+// pieces: Go's default target (a value job's heap is canonical forms full of
+// pointers, which a collection scans, so the census's gcPercent would cost
+// CPU) unless GOGC says otherwise, and a soft memory limit of limit bytes.
+// Two value jobs at once each hold the values of every smaller piece (3.6
+// GB between them at Clobber 4x5's sizes 14 and 15), and without a limit
+// the collector lets the heap grow to twice that before it collects;
+// docs/performance.md, "Clobber 4x5 valued".
+func tuneValuesCollector(limit int64) {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(100)
+	}
+	if limit > 0 && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 func checkValuesFlags(f valuesFlags) error {

@@ -83,6 +83,7 @@ func TestValuesCommand(t *testing.T) {
 		{"older schema", []string{"values", old}, "schema_version 2"},
 		{"not a directory", []string{"values", filepath.Join(plain, "nothing")}, "nothing"},
 		{"bad cap", []string{"values", dir, "--cap", "0"}, "--cap 0"},
+		{"bad mem budget", []string{"values", dir, "--mem-budget", "lots"}, "lots"},
 		{"bad run cap", []string{"run", "clobber", "2x3", "--out", t.TempDir(), "--values", "--shard-pieces", "0"}, "--shard-pieces 0"},
 	}
 	for _, tt := range tests {
