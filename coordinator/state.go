@@ -101,6 +101,43 @@ func clash(run string, old, p Plan) error {
 	return nil
 }
 
+// valuesPlan stores p as the values stage's plan, or checks it against the
+// stored one: it fails with ErrValuesClash when the stage's done-records
+// were made with another cap or shard size.
+func (s state) valuesPlan(ctx context.Context, p runstate.ValuesPlan) error {
+	var old runstate.ValuesPlan
+	var found bool
+	err := try(ctx, func(ctx context.Context) (err error) {
+		old, found, err = s.b.ValuesPlan(ctx)
+		return err
+	})
+	switch {
+	case err != nil:
+		return err
+	case !found:
+		return try(ctx, func(ctx context.Context) error { return s.b.PutValuesPlan(ctx, p) })
+	case old != p:
+		return fmt.Errorf("%w: a node cap of %d and %d pieces a job, not %d and %d",
+			ErrValuesClash, old.Cap, old.ShardPieces, p.Cap, p.ShardPieces)
+	}
+	return nil
+}
+
+// valueLevel reads the record of the values stage's finished level of
+// size; false when the level has not finished.
+func (s state) valueLevel(ctx context.Context, size int) (l runstate.ValueLevel, found bool, err error) {
+	err = try(ctx, func(ctx context.Context) error {
+		l, found, err = s.b.ValueLevel(ctx, size)
+		return err
+	})
+	return l, found, err
+}
+
+// putValueLevel records that the values stage's level of size finished.
+func (s state) putValueLevel(ctx context.Context, size int, l runstate.ValueLevel) error {
+	return try(ctx, func(ctx context.Context) error { return s.b.PutValueLevel(ctx, size, l) })
+}
+
 // clearFailures removes the failed-records of an earlier attempt, so that
 // a restarted run gives those jobs another chance.
 func (s state) clearFailures(ctx context.Context) error {

@@ -14,7 +14,12 @@ const tooLong = ""
 // valueCounter turns values into pieces rows' value columns and counts
 // them for summary.json.
 type valueCounter struct {
-	v          *values.Valuer
+	v *values.Valuer
+	// maxSize, when positive, is the largest piece size valued: a
+	// larger piece's row gets null value columns and counts in
+	// notValued only.
+	maxSize    int32
+	notValued  uint64
 	strings    map[cgt.ID]string
 	translated map[string]uint64
 	symmetric  map[string]uint64
@@ -29,7 +34,7 @@ type valueCounter struct {
 	order  []int32
 }
 
-func newValueCounter(v *values.Valuer, costs []schema.ValueLevel) *valueCounter {
+func newValueCounter(v *values.Valuer, costs []schema.ValueLevel, maxSize int) *valueCounter {
 	levels := make(map[int32]*schema.ValueLevel, len(costs))
 	order := make([]int32, len(costs))
 	for i := range costs {
@@ -38,7 +43,7 @@ func newValueCounter(v *values.Valuer, costs []schema.ValueLevel) *valueCounter 
 	}
 	return &valueCounter{
 		levels: levels, order: order, forms: map[int32]uint64{}, nodes: map[int32]uint64{},
-		v: v, strings: map[cgt.ID]string{},
+		v: v, maxSize: int32(maxSize), strings: map[cgt.ID]string{},
 		translated: map[string]uint64{"L": 0, "R": 0, "N": 0, "P": 0},
 		symmetric:  map[string]uint64{"L": 0, "R": 0, "N": 0, "P": 0},
 		seenSym:    map[games.PieceKey]bool{}, distinct: map[cgt.ID]bool{},
@@ -47,6 +52,10 @@ func newValueCounter(v *values.Valuer, costs []schema.ValueLevel) *valueCounter 
 
 // value returns the value columns of the row p and counts them.
 func (c *valueCounter) value(p schema.Piece) schema.PieceValue {
+	if c.maxSize > 0 && p.Size > c.maxSize {
+		c.notValued++
+		return schema.PieceValue{}
+	}
 	val := c.v.Value(games.PieceKey{Hi: p.KeyHi, Lo: p.KeyLo})
 	pv := schema.PieceValue{
 		Valued: true, Outcome: val.Outcome.String(), ValueCapped: val.Capped,
@@ -95,6 +104,9 @@ func (c *valueCounter) values() *schema.Values {
 	vals := &schema.Values{
 		OutcomesTranslated: c.translated, OutcomesSymmetric: c.symmetric,
 		DistinctValues: uint64(len(c.distinct)), ValuesCapped: c.capped,
+	}
+	if c.notValued > 0 {
+		vals.MaxSize, vals.PiecesNotValued = int(c.maxSize), c.notValued
 	}
 	for _, size := range c.order {
 		l := c.levels[size]

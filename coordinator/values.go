@@ -38,6 +38,12 @@ import (
 // every table and rewrites each pieces part with its value columns, then
 // summary.json, then run.json.
 //
+// A partial stage (MaxSize) runs the levels up to a size only and writes
+// null value columns into the rows of larger pieces. It keeps its bucket
+// and blobs, so that a later stage of the same run with a larger MaxSize,
+// or none, finds the done-records of the levels it ran and extends it
+// rather than valuing them again.
+//
 // Memory. A job holds the values of all smaller levels in one Valuer: a
 // memo entry per translated piece (key and value, about 100 bytes with the
 // map) and the distinct canonical forms in one hash-consed cgt.Table, with
@@ -65,6 +71,10 @@ var (
 	ErrNotFinished = errors.New("not the outputs of a finished census run")
 	// ErrOldSchema marks the outputs of another schema version.
 	ErrOldSchema = errors.New("outputs of another schema version")
+	// ErrValuesClash marks a values stage whose bucket holds the jobs of
+	// a stage with another node cap or shard size, whose values would
+	// mix with this one's.
+	ErrValuesClash = errors.New("the values stage's working data was made with other settings")
 )
 
 // DefaultShardPieces is the pieces of one value job. Every job loads the
@@ -92,8 +102,13 @@ type ValuesConfig struct {
 	StoreURL string
 	Exec     Executor
 	Log      *slog.Logger
-	// KeepBlobs keeps the stage's blobs after it finishes.
+	// KeepBlobs keeps the stage's bucket and blobs after it finishes;
+	// a partial stage keeps them whatever it says.
 	KeepBlobs bool
+	// MaxSize, when positive, values only the pieces of up to MaxSize
+	// stones or squares. When larger pieces exist the stage is partial:
+	// see the comment at the top of this file, and schema.Values.MaxSize.
+	MaxSize int
 	// AckWait is how long a value job may go without a heartbeat before
 	// it is delivered again; 0 means broker.DefaultAckWait.
 	AckWait time.Duration
@@ -102,6 +117,9 @@ type ValuesConfig struct {
 	Progress func(ValuesProgress)
 
 	tracker *valuesTracker
+	// records holds the stage's plan and finished levels; nil, a stage
+	// run without a bucket keeps none.
+	records *state
 }
 
 // ValuesRunID is the run ID of the values stage of the run m.
@@ -150,39 +168,38 @@ func StartValues(ctx context.Context, cfg ValuesConfig, conn *broker.Conn) (*sch
 	if err != nil {
 		return nil, fmt.Errorf("set up values stage %s: %w", cfg.Run, err)
 	}
+	st := &state{b: runstate.New(conn.JS, kv)}
 	// A job that failed in an earlier attempt gets another chance.
-	err = retry(ctx, func(ctx context.Context) error {
-		return runstate.New(conn.JS, kv).ClearFailures(ctx)
-	})
-	if err != nil {
+	if err := st.clearFailures(ctx); err != nil {
 		return nil, fmt.Errorf("clear failed value jobs: %w", err)
 	}
+	cfg = cfg.withDefaults()
+	if err := st.valuesPlan(ctx, runstate.ValuesPlan{Cap: cfg.Cap, ShardPieces: cfg.ShardPieces}); err != nil {
+		return nil, err
+	}
+	cfg.records = st
 	cfg.tracker = newValuesTracker(cfg.Progress)
 	cfg.Exec = &NATS{Conn: conn, KV: kv, Run: cfg.Run, Log: cfg.Log, Nonce: nonce(), Waiting: cfg.tracker.jobs}
 	vals, err := Values(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
-	if !cfg.KeepBlobs {
-		if err := conn.JS.DeleteKeyValue(ctx, broker.Bucket(cfg.Run)); err != nil && cfg.Log != nil {
+	if !cfg.KeepBlobs && !vals.Partial() {
+		if err := conn.JS.DeleteKeyValue(ctx, broker.Bucket(cfg.Run)); err != nil {
 			cfg.Log.Warn("delete the values stage's bucket", "err", err)
 		}
 	}
 	return vals, nil
 }
 
-// Values values every distinct live piece of the finished run in cfg.Dir
-// (see the comment at the top of this file) and writes the value columns
-// into its pieces parts and the counts into its summary.json. It fails like
-// CheckValuesDir before writing anything, and otherwise when a job fails or
-// an output cannot be written; run again, it resumes.
+// Values values every distinct live piece of the finished run in cfg.Dir,
+// or with cfg.MaxSize those up to a size (see the comment at the top of
+// this file), and writes the value columns into its pieces parts and the
+// counts into its summary.json. It fails like CheckValuesDir before
+// writing anything, and otherwise when a job fails or an output cannot be
+// written; run again, it resumes.
 func Values(ctx context.Context, cfg ValuesConfig) (*schema.Values, error) {
-	if cfg.Log == nil {
-		cfg.Log = slog.New(slog.DiscardHandler)
-	}
-	if cfg.ShardPieces <= 0 {
-		cfg.ShardPieces = DefaultShardPieces
-	}
+	cfg = cfg.withDefaults()
 	m, err := CheckValuesDir(cfg.Dir)
 	if err != nil {
 		return nil, err
@@ -191,61 +208,120 @@ func Values(ctx context.Context, cfg ValuesConfig) (*schema.Values, error) {
 	if err != nil {
 		return nil, err
 	}
-	spec := jobs.Spec{Run: cfg.Run, Game: m.Game, Board: m.Board, Start: m.Start, Store: cfg.StoreURL}
-	tr := cfg.tracker
-	if tr == nil {
-		tr = newValuesTracker(cfg.Progress)
+	if cfg.MaxSize > 0 {
+		levels = slices.DeleteFunc(levels, func(lv level) bool { return lv.size > cfg.MaxSize })
+	}
+	s := &valuesStage{cfg: cfg, game: m.Game, tr: cfg.tracker,
+		spec: jobs.Spec{Run: cfg.Run, Game: m.Game, Board: m.Board, Start: m.Start, Store: cfg.StoreURL}}
+	if s.tr == nil {
+		s.tr = newValuesTracker(cfg.Progress)
 	}
 	var pieces uint64
 	for _, lv := range levels {
 		pieces += uint64(len(lv.keys))
 	}
-	tr.set(func(p *ValuesProgress) { p.Stage, p.Levels, p.Pieces = ValuesStageLevels, len(levels), pieces })
-	var tables []jobs.Blob
+	s.tr.set(func(p *ValuesProgress) { p.Stage, p.Levels, p.Pieces = ValuesStageLevels, len(levels), pieces })
 	costs := make([]schema.ValueLevel, len(levels))
 	for i, lv := range levels {
-		batch, err := valueBatch(ctx, cfg, spec, lv, tables)
-		if err != nil {
+		if costs[i], err = s.valueLevel(ctx, i, lv); err != nil {
 			return nil, err
 		}
-		tr.set(func(p *ValuesProgress) { p.Level, p.Size, p.JobsDone, p.JobsTotal = i, lv.size, 0, len(batch) })
-		began := time.Now()
-		res, err := cfg.Exec.Execute(ctx, batch, nil)
-		if err != nil {
-			return nil, fmt.Errorf("value level %d: %w", lv.size, err)
-		}
-		c := &costs[i]
-		c.Size, c.Pieces, c.Jobs, c.WallS = lv.size, uint64(len(lv.keys)), len(batch), time.Since(began).Seconds()
-		for i, r := range res {
-			if r.Value == nil {
-				return nil, fmt.Errorf("value level %d: job %s reported no value table", lv.size, batch[i].ID())
-			}
-			tables = append(tables, r.Value.Table)
-			c.LoadS += time.Duration(r.Value.LoadNS).Seconds()
-			if r.Cost != nil {
-				c.CPUS += time.Duration(r.Cost.CPUNS).Seconds()
-				c.JobWallS += time.Duration(r.Cost.WallNS).Seconds()
-			}
-		}
-		cfg.Log.Info("valued level", "size", lv.size, "pieces", len(lv.keys), "jobs", len(batch),
-			"took", time.Duration(c.WallS*float64(time.Second)).Round(time.Millisecond), "pieces_per_s", int(float64(c.Pieces)/c.WallS))
-		tr.set(func(p *ValuesProgress) { p.Level, p.PiecesDone = i+1, p.PiecesDone+uint64(len(lv.keys)) })
 	}
-	tr.set(func(p *ValuesProgress) { p.Stage, p.JobsDone, p.JobsTotal = ValuesStageOutputs, 0, 0 })
-	v, err := values.New(m.Game, cfg.Cap)
+	return s.write(ctx, costs)
+}
+
+// withDefaults is cfg with its unset fields set to their defaults.
+func (cfg ValuesConfig) withDefaults() ValuesConfig {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.ShardPieces <= 0 {
+		cfg.ShardPieces = DefaultShardPieces
+	}
+	if cfg.Cap <= 0 {
+		cfg.Cap = values.DefaultCap
+	}
+	return cfg
+}
+
+// valuesStage is one start of the values stage: its levels valued one
+// after another by valueLevel, then its outputs written by write.
+type valuesStage struct {
+	cfg  ValuesConfig
+	game string
+	spec jobs.Spec
+	tr   *valuesTracker
+	// tables are the value tables of the levels valued so far.
+	tables []jobs.Blob
+}
+
+// valueLevel runs the jobs of the i-th level lv, or takes over their
+// done-records, and returns what the level cost. A level that an earlier
+// start finished keeps the wall time it took then.
+func (s *valuesStage) valueLevel(ctx context.Context, i int, lv level) (schema.ValueLevel, error) {
+	c := schema.ValueLevel{Size: lv.size, Pieces: uint64(len(lv.keys))}
+	batch, err := valueBatch(ctx, s.cfg, s.spec, lv, s.tables)
+	if err != nil {
+		return c, err
+	}
+	var earlier runstate.ValueLevel
+	var finished bool
+	if s.cfg.records != nil {
+		if earlier, finished, err = s.cfg.records.valueLevel(ctx, lv.size); err != nil {
+			return c, fmt.Errorf("value level %d: %w", lv.size, err)
+		}
+	}
+	s.tr.set(func(p *ValuesProgress) { p.Level, p.Size, p.JobsDone, p.JobsTotal = i, lv.size, 0, len(batch) })
+	began := time.Now()
+	res, err := s.cfg.Exec.Execute(ctx, batch, nil)
+	if err != nil {
+		return c, fmt.Errorf("value level %d: %w", lv.size, err)
+	}
+	c.Jobs, c.WallS = len(batch), time.Since(began).Seconds()
+	for j, r := range res {
+		if r.Value == nil {
+			return c, fmt.Errorf("value level %d: job %s reported no value table", lv.size, batch[j].ID())
+		}
+		s.tables = append(s.tables, r.Value.Table)
+		c.LoadS += time.Duration(r.Value.LoadNS).Seconds()
+		if r.Cost != nil {
+			c.CPUS += time.Duration(r.Cost.CPUNS).Seconds()
+			c.JobWallS += time.Duration(r.Cost.WallNS).Seconds()
+		}
+	}
+	if finished {
+		c.WallS = earlier.WallS
+	} else if s.cfg.records != nil {
+		if err := s.cfg.records.putValueLevel(ctx, lv.size, runstate.ValueLevel{WallS: c.WallS}); err != nil {
+			return c, fmt.Errorf("value level %d: %w", lv.size, err)
+		}
+	}
+	s.cfg.Log.Info("valued level", "size", lv.size, "pieces", len(lv.keys), "jobs", len(batch), "finished_before", finished,
+		"took", time.Duration(c.WallS*float64(time.Second)).Round(time.Millisecond), "pieces_per_s", int(float64(c.Pieces)/c.WallS))
+	s.tr.set(func(p *ValuesProgress) { p.Level, p.PiecesDone = i+1, p.PiecesDone+uint64(len(lv.keys)) })
+	return c, nil
+}
+
+// write loads the value tables of the levels valued, writes the outputs
+// (writeValues) and removes the stage's blobs unless they are kept.
+func (s *valuesStage) write(ctx context.Context, costs []schema.ValueLevel) (*schema.Values, error) {
+	s.tr.set(func(p *ValuesProgress) { p.Stage, p.JobsDone, p.JobsTotal = ValuesStageOutputs, 0, 0 })
+	v, err := values.New(s.game, s.cfg.Cap)
 	if err != nil {
 		return nil, err
 	}
-	if err := jobs.LoadValueTables(ctx, cfg.Store, v, tables); err != nil {
+	if err := jobs.LoadValueTables(ctx, s.cfg.Store, v, s.tables); err != nil {
 		return nil, err
 	}
-	vals, err := writeValues(ctx, cfg.Dir, v, costs)
+	vals, err := writeValues(ctx, s.cfg.Dir, v, costs, s.cfg.MaxSize)
 	if err != nil {
 		return nil, err
 	}
-	if !cfg.KeepBlobs {
-		if err := cfg.Store.DeletePrefix(ctx, cfg.Run+"/"); err != nil {
-			cfg.Log.Warn("delete the values stage's blobs", "err", err)
+	if vals.Partial() {
+		s.cfg.Log.Info("partial values stage: its bucket and blobs kept to extend it", "max_size", vals.MaxSize, "pieces_not_valued", vals.PiecesNotValued)
+	} else if !s.cfg.KeepBlobs {
+		if err := s.cfg.Store.DeletePrefix(ctx, s.cfg.Run+"/"); err != nil {
+			s.cfg.Log.Warn("delete the values stage's blobs", "err", err)
 		}
 	}
 	return vals, nil
@@ -319,14 +395,15 @@ func valueBatch(ctx context.Context, cfg ValuesConfig, spec jobs.Spec, lv level,
 
 // writeValues rewrites every pieces part of dir with its value columns,
 // each part atomically, then summary.json with the counts, then run.json
-// with the new sizes. Every piece of the parts must be valued in v; costs
-// are the levels' costs, which the forms' sizes complete.
-func writeValues(ctx context.Context, dir string, v *values.Valuer, costs []schema.ValueLevel) (*schema.Values, error) {
+// with the new sizes. Every piece of the parts of up to maxSize (all when
+// maxSize is 0) must be valued in v, and a larger one gets null value
+// columns; costs are the levels' costs, which the forms' sizes complete.
+func writeValues(ctx context.Context, dir string, v *values.Valuer, costs []schema.ValueLevel, maxSize int) (*schema.Values, error) {
 	parts, err := piecesParts(dir)
 	if err != nil {
 		return nil, err
 	}
-	c := newValueCounter(v, costs)
+	c := newValueCounter(v, costs, maxSize)
 	for _, part := range parts {
 		if err := ctx.Err(); err != nil {
 			return nil, err

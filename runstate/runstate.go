@@ -7,6 +7,8 @@
 //
 //	plan                 the Plan, stored once when the run starts
 //	plan.tier.NNNN       the TierPlan of tier NNNN
+//	plan.values          the ValuesPlan of a values stage, stored when it starts
+//	level.NNNN           the ValueLevel of the finished level of size NNNN of a values stage
 //	status               the Status `census status` shows
 //	done.<job key>       a finished job's jobs.Result (JSON)
 //	failed.<job key>     why a job can never succeed (text)
@@ -37,6 +39,8 @@ const (
 	keyStatus    = "status"
 	keyLease     = "lease"
 	tierPlanFmt  = "plan.tier.%04d"
+	keyValues    = "plan.values"
+	levelFmt     = "level.%04d"
 	donePrefix   = "done."
 	failedPrefix = "failed."
 )
@@ -70,6 +74,22 @@ type Plan struct {
 type TierPlan struct {
 	Shards     int `json:"shards"`
 	NextShards int `json:"next_shards"`
+}
+
+// ValuesPlan is what fixes the jobs of a values stage: it is stored once,
+// when the stage starts, and a later start that takes over the stage's
+// done-records (resumed, or extended to larger pieces) must value with
+// the same.
+type ValuesPlan struct {
+	Cap         int `json:"cap"`
+	ShardPieces int `json:"shard_pieces"`
+}
+
+// ValueLevel is a level of a values stage whose jobs are all done: the
+// wall time it took in the start that finished it, which a later start
+// that finds its jobs done reports rather than its own.
+type ValueLevel struct {
+	WallS float64 `json:"wall_s"`
 }
 
 // Status is the run's progress as `census status` shows it.
@@ -162,6 +182,31 @@ func (b Bucket) TierPlan(ctx context.Context, t int) (TierPlan, bool, error) {
 // PutTierPlan stores the plan of tier t.
 func (b Bucket) PutTierPlan(ctx context.Context, t int, p TierPlan) error {
 	return b.put(ctx, fmt.Sprintf(tierPlanFmt, t), p)
+}
+
+// ValuesPlan reads the values stage's plan; false when it has none yet.
+func (b Bucket) ValuesPlan(ctx context.Context) (ValuesPlan, bool, error) {
+	var p ValuesPlan
+	found, err := b.get(ctx, keyValues, &p)
+	return p, found, err
+}
+
+// PutValuesPlan stores the values stage's plan.
+func (b Bucket) PutValuesPlan(ctx context.Context, p ValuesPlan) error {
+	return b.put(ctx, keyValues, p)
+}
+
+// ValueLevel reads the record of the finished level of size; false when
+// the level has not finished.
+func (b Bucket) ValueLevel(ctx context.Context, size int) (ValueLevel, bool, error) {
+	var l ValueLevel
+	found, err := b.get(ctx, fmt.Sprintf(levelFmt, size), &l)
+	return l, found, err
+}
+
+// PutValueLevel records that the level of size finished.
+func (b Bucket) PutValueLevel(ctx context.Context, size int, l ValueLevel) error {
+	return b.put(ctx, fmt.Sprintf(levelFmt, size), l)
 }
 
 // Status reads the run's status; false when it has none yet.

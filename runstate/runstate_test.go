@@ -61,6 +61,26 @@ func TestRecords(t *testing.T) {
 	if _, found, _ := b.TierPlan(ctx, 6); found {
 		t.Errorf("tier plan 6 found, none stored")
 	}
+	vp := runstate.ValuesPlan{Cap: 4096, ShardPieces: 200}
+	if _, found, err := b.ValuesPlan(ctx); err != nil || found {
+		t.Fatalf("values plan of an empty bucket: found %v, %v", found, err)
+	}
+	if err := b.PutValuesPlan(ctx, vp); err != nil {
+		t.Fatal(err)
+	}
+	if got, found, err := b.ValuesPlan(ctx); err != nil || !found || got != vp {
+		t.Errorf("values plan = %+v, %v, %v; want %+v", got, found, err, vp)
+	}
+	lv := runstate.ValueLevel{WallS: 1.5}
+	if err := b.PutValueLevel(ctx, 9, lv); err != nil {
+		t.Fatal(err)
+	}
+	if got, found, err := b.ValueLevel(ctx, 9); err != nil || !found || got != lv {
+		t.Errorf("level 9 = %+v, %v, %v; want %+v", got, found, err, lv)
+	}
+	if _, found, _ := b.ValueLevel(ctx, 8); found {
+		t.Errorf("level 8 found, none stored")
+	}
 
 	w, err := b.WatchRecords(ctx)
 	if err != nil {

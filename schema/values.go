@@ -54,7 +54,17 @@ type Values struct {
 	// Levels is what valuing cost, a piece size at a time, smallest
 	// first.
 	Levels []ValueLevel `json:"levels,omitempty"`
+	// MaxSize is set when the stage valued only the pieces of up to
+	// MaxSize (census values --max-size) and larger ones exist: their
+	// rows keep null value columns, PiecesNotValued counts them, and
+	// every count above covers the valued pieces only. Both are 0 (and
+	// absent from summary.json) when every piece is valued.
+	MaxSize         int    `json:"values_max_size,omitempty"`
+	PiecesNotValued uint64 `json:"pieces_not_valued,omitempty"`
 }
+
+// Partial tells whether some pieces were left without a value.
+func (v *Values) Partial() bool { return v != nil && v.MaxSize > 0 }
 
 // ValueLevel is the cost of valuing the pieces of one size: its jobs' time,
 // and the sizes of the forms they found.
@@ -68,7 +78,9 @@ type ValueLevel struct {
 	Jobs int `json:"jobs"`
 	// WallS is the wall time from the level's first job published to its
 	// last done, in the invocation that finished it (a resumed level's
-	// jobs done before count in CPUS and JobWallS, not here).
+	// jobs done before count in CPUS and JobWallS, not here). A later
+	// invocation that finds the level finished, resuming the stage or
+	// extending a partial one, keeps that invocation's WallS.
 	WallS float64 `json:"wall_s"`
 	// CPUS and JobWallS add up the CPU and the wall time of the level's
 	// jobs, as the workers that ran them measured them; LoadS is the part

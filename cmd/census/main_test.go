@@ -83,6 +83,7 @@ func TestBadInput(t *testing.T) {
 		{"unwritable out", []string{"run", "clobber", "2x2", "--out", filepath.Join(notDir, "out")}, notDir},
 		{"jobs", []string{"run", "clobber", "2x2", "--jobs", "0"}, "--jobs 0"},
 		{"shards", []string{"run", "clobber", "2x2", "--shards", "-3"}, "--shards -3"},
+		{"values max size", []string{"run", "clobber", "2x2", "--values", "--max-size", "-1"}, "--max-size -1"},
 		{"mem budget", []string{"run", "clobber", "2x2", "--mem-budget", "lots"}, "lots"},
 		{"missing board", []string{"run", "clobber"}, "BOARD"},
 		{"unknown flag", []string{"run", "clobber", "2x2", "--colour", "red"}, "--colour"},

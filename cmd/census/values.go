@@ -23,12 +23,16 @@ import (
 	"github.com/census-cgt/census/values"
 )
 
+// defaultValuesData is census values' --data under DIR.
+const defaultValuesData = ".census-values"
+
 type valuesFlags struct {
 	data        string
 	keepData    bool
 	workers     int
 	cap         int
 	shardPieces int
+	maxSize     int
 	json        bool
 	quiet       bool
 	memBudget   string
@@ -51,10 +55,20 @@ form has more than --cap nodes or its string more than 4096 bytes),
 value_nodes and cost; summary.json gains outcomes_translated,
 outcomes_symmetric, distinct_values and values_capped (see schema/COLUMNS.md).
 
+With --max-size N only the pieces of up to N stones or squares are valued:
+the rows of larger pieces keep their value columns null, summary.json says
+values_max_size N and counts the valued pieces only, with pieces_not_valued
+the rest. Such a partial run keeps its working data in --data whatever
+--keep-data says, and census values DIR later, with the same --data and
+without --max-size (or with a larger one), extends it: the sizes already
+valued are not valued again.
+
 Interrupted, the same command resumes from --data. A DIR without run.json or
 written by another schema version is refused (exit 2) and left untouched.`,
 		Example: `  census run clobber 4x4 --out results
-  census values results/clobber-4x4`,
+  census values results/clobber-4x4
+  census values results/domineering-6x6 --max-size 20
+  census values results/domineering-6x6`,
 		Args: exactArgs(1, "DIR"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runValues(c.Context(), f, args[0])
@@ -62,7 +76,7 @@ written by another schema version is refused (exit 2) and left untouched.`,
 	}
 	fl := c.Flags()
 	fl.StringVar(&f.data, "data", "", "directory for the embedded NATS store and the value tables (default DIR/.census-values); the same command resumes from it")
-	fl.BoolVar(&f.keepData, "keep-data", false, "keep the working data after the stage")
+	fl.BoolVar(&f.keepData, "keep-data", false, "keep the working data after the stage (a partial stage, --max-size, keeps it anyway)")
 	addValuesFlags(fl.IntVar, &f)
 	registerJobs(fl, &f.workers, runtime.NumCPU(), "value jobs to run at once")
 	fl.StringVar(&f.memBudget, "mem-budget", "", valuesMemUsage)
@@ -75,6 +89,7 @@ written by another schema version is refused (exit 2) and left untouched.`,
 func addValuesFlags(intVar func(*int, string, int, string), f *valuesFlags) {
 	intVar(&f.cap, "cap", values.DefaultCap, "nodes of the largest canonical form kept; a larger one is capped, its outcome still exact")
 	intVar(&f.shardPieces, "shard-pieces", coordinator.DefaultShardPieces, "pieces valued by one value job")
+	intVar(&f.maxSize, "max-size", 0, "value only the pieces of up to this many stones (Clobber) or squares, leaving larger ones null for a later census values to extend (0: every size)")
 }
 
 func runValues(ctx context.Context, f valuesFlags, dir string) error {
@@ -95,7 +110,7 @@ func runValues(ctx context.Context, f valuesFlags, dir string) error {
 		return err
 	}
 	if f.data == "" {
-		f.data = filepath.Join(dir, ".census-values")
+		f.data = filepath.Join(dir, defaultValuesData)
 	}
 	tuneValuesCollector(total)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
@@ -141,6 +156,9 @@ func checkValuesFlags(f valuesFlags) error {
 	if f.shardPieces < 1 {
 		return usagef("--shard-pieces %d: want at least 1", f.shardPieces)
 	}
+	if f.maxSize < 0 {
+		return usagef("--max-size %d: want 0 (every size) or a piece size", f.maxSize)
+	}
 	return nil
 }
 
@@ -161,22 +179,26 @@ func checkValuesDir(dir string) error {
 }
 
 // valueDir runs the values stage of dir with its data in f.data, and
-// removes the data once it is done unless f.keepData.
+// removes the data once it is done unless f.keepData or the stage is
+// partial (f.maxSize), whose data a later stage extends.
 func valueDir(ctx context.Context, f valuesFlags, dir string) (*schema.Values, error) {
 	began := time.Now()
 	prog := newProgress(os.Stderr, f.quiet, nil)
 	vals, err := embedded.RunValues(ctx, embedded.ValuesOptions{
 		Dir: dir, Data: f.data, Workers: f.workers, Cap: f.cap, ShardPieces: f.shardPieces,
-		KeepData: f.keepData, Log: newLogger(f.quiet), Progress: prog.updateValues,
+		KeepData: f.keepData, MaxSize: f.maxSize, Log: newLogger(f.quiet), Progress: prog.updateValues,
 	})
 	prog.done()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, fmt.Errorf("values interrupted; run the same command again to resume from %s", f.data)
 		}
+		if errors.Is(err, coordinator.ErrValuesClash) {
+			return nil, usagef("values of %s: %v (run again with the same --cap and --shard-pieces, or remove %s to start afresh)", dir, err, f.data)
+		}
 		return nil, fmt.Errorf("values of %s: %w", dir, err)
 	}
-	if !f.keepData {
+	if !f.keepData && !vals.Partial() {
 		if err := embedded.Clean(f.data); err != nil {
 			return nil, err
 		}
@@ -187,8 +209,26 @@ func valueDir(ctx context.Context, f valuesFlags, dir string) (*schema.Values, e
 		data, _ := json.Marshal(counts)
 		fmt.Fprintf(os.Stderr, "values of %s in %s: %s\n", dir, time.Since(began).Round(time.Millisecond), data)
 		writeLevels(os.Stderr, vals.Levels)
+		if vals.Partial() {
+			writePartial(os.Stderr, vals, dir, f.data)
+		}
 	}
 	return vals, nil
+}
+
+// writePartial says what a partial stage left without a value, and how to
+// extend it from the data it kept.
+func writePartial(w io.Writer, vals *schema.Values, dir, data string) {
+	unit := "squares"
+	if m, err := schema.ReadManifest(dir); err == nil && m.Game == "clobber" {
+		unit = "stones"
+	}
+	extend := "census values " + dir
+	if data != filepath.Join(dir, defaultValuesData) {
+		extend += " --data " + data
+	}
+	fmt.Fprintf(w, "partial: pieces of up to %d %s valued, %d larger pieces not valued; the working data stays in %s, and %s values the rest\n",
+		vals.MaxSize, unit, vals.PiecesNotValued, data, extend)
 }
 
 // writeLevels prints what valuing cost by piece size, as summary.json's

@@ -84,6 +84,7 @@ func TestValuesCommand(t *testing.T) {
 		{"not a directory", []string{"values", filepath.Join(plain, "nothing")}, "nothing"},
 		{"bad cap", []string{"values", dir, "--cap", "0"}, "--cap 0"},
 		{"bad mem budget", []string{"values", dir, "--mem-budget", "lots"}, "lots"},
+		{"bad max size", []string{"values", dir, "--max-size", "-1"}, "--max-size -1"},
 		{"bad run cap", []string{"run", "clobber", "2x3", "--out", t.TempDir(), "--values", "--shard-pieces", "0"}, "--shard-pieces 0"},
 	}
 	for _, tt := range tests {
@@ -157,4 +158,63 @@ func TestValuesProgress(t *testing.T) {
 	if code != 0 || strings.Contains(stderr, "census: values") {
 		t.Errorf("census values --quiet: exit %d, stderr %q", code, stderr)
 	}
+}
+
+// TestValuesMaxSizeCommand values a run with census run --values
+// --max-size, which keeps its working data and names the command that
+// extends it, then runs that command: it ends where census values of the
+// whole run does, and removes the data.
+func TestValuesMaxSizeCommand(t *testing.T) {
+	out := t.TempDir()
+	_, stderr, code := census(t, "run", "clobber", "2x4", "--out", out, "--values", "--max-size", "4")
+	if code != 0 {
+		t.Fatalf("census run --values --max-size 4: exit %d: %s", code, stderr)
+	}
+	dir, data := filepath.Join(out, "clobber-2x4"), filepath.Join(out, ".census-data", "values")
+	extend := "census values " + dir + " --data " + data
+	if !strings.Contains(stderr, "partial: pieces of up to 4 stones valued") || !strings.Contains(stderr, extend) {
+		t.Errorf("stderr names neither the partial values nor %q:\n%s", extend, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(data, "nats")); err != nil {
+		t.Errorf("working data of the partial values not kept: %v", err)
+	}
+	partial := readSummary(t, dir)
+	if partial.MaxSize != 4 || partial.PiecesNotValued == 0 {
+		t.Errorf("summary.json of census run --values --max-size 4: %+v", partial.Values)
+	}
+
+	_, stderr, code = census(t, append(strings.Fields(extend)[1:], "--cap", "50")...)
+	if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "--cap") {
+		t.Errorf("%s --cap 50: exit %d, want 2 and one line naming --cap: %s", extend, code, stderr)
+	}
+	_, stderr, code = census(t, strings.Fields(extend)[1:]...)
+	if code != 0 {
+		t.Fatalf("%s: exit %d: %s", extend, code, stderr)
+	}
+	if strings.Contains(stderr, "partial") {
+		t.Errorf("%s says it is partial:\n%s", extend, stderr)
+	}
+	if _, err := os.Stat(data); !os.IsNotExist(err) {
+		t.Errorf("working data left behind: %v", err)
+	}
+	plain := t.TempDir()
+	if _, stderr, code := census(t, "run", "clobber", "2x4", "--out", plain, "--values", "--quiet"); code != 0 {
+		t.Fatalf("census run --values: exit %d: %s", code, stderr)
+	}
+	if got, want := readSummary(t, dir), readSummary(t, filepath.Join(plain, "clobber-2x4")); !reflect.DeepEqual(valueCounts(got.Values), valueCounts(want.Values)) {
+		t.Errorf("extended values %+v, census run --values %+v", got.Values, want.Values)
+	}
+}
+
+func readSummary(t *testing.T, dir string) schema.Summary {
+	t.Helper()
+	var s schema.Summary
+	data, err := os.ReadFile(filepath.Join(dir, schema.SummaryJSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &s); err != nil || s.Values == nil {
+		t.Fatalf("%s: %v, values %v", schema.SummaryJSONFile, err, s.Values)
+	}
+	return s
 }

@@ -27,9 +27,13 @@ type ValuesOptions struct {
 	Cap int
 	// ShardPieces is the pieces of one value job (0 for the default).
 	ShardPieces int
-	// KeepData keeps the stage's bucket and blobs after it finishes.
+	// KeepData keeps the stage's bucket and blobs after it finishes; a
+	// partial stage keeps them whatever it says.
 	KeepData bool
-	Log      *slog.Logger
+	// MaxSize, when positive, values only the pieces of up to MaxSize
+	// stones or squares (coordinator.ValuesConfig.MaxSize).
+	MaxSize int
+	Log     *slog.Logger
 	// Progress, when set, is told how the stage is going.
 	Progress func(coordinator.ValuesProgress)
 }
@@ -72,7 +76,7 @@ func RunValues(ctx context.Context, o ValuesOptions) (*schema.Values, error) {
 	defer cconn.Close()
 	vals, err := coordinator.StartValues(ctx, coordinator.ValuesConfig{
 		Dir: o.Dir, Run: coordinator.ValuesRunID(m), Cap: o.Cap, ShardPieces: o.ShardPieces,
-		Store: st, StoreURL: url, Log: o.Log, KeepBlobs: o.KeepData, Progress: o.Progress,
+		Store: st, StoreURL: url, Log: o.Log, KeepBlobs: o.KeepData, MaxSize: o.MaxSize, Progress: o.Progress,
 	}, cconn)
 	if cause := context.Cause(ctx); err != nil && errors.Is(cause, ErrNATSStore) {
 		return nil, cause

@@ -55,10 +55,11 @@ func (s SizeValues) MeanCost() float64 {
 }
 
 // loadValues reads the value columns of the run's pieces files, by size in
-// increasing order. It returns nil when the run has not been valued
-// (summary.json has no values) or its directory holds no pieces files
-// (outputs copied without them, like the published results), and an
-// error when a pieces file cannot be read, a piece has no value, or the
+// increasing order; of a partial values stage, the sizes it valued. It
+// returns nil when the run has not been valued (summary.json has no
+// values) or its directory holds no pieces files (outputs copied without
+// them, like the published results), and an error when a pieces file
+// cannot be read, a piece that should have a value has none, or the
 // counts disagree with summary.json's outcomes_translated.
 func loadValues(dir string, s schema.Summary) ([]SizeValues, error) {
 	if s.Values == nil {
@@ -72,6 +73,9 @@ func loadValues(dir string, s schema.Summary) ([]SizeValues, error) {
 	for _, path := range paths {
 		err := schema.ScanPiecesFile(path, func(p schema.Piece) error {
 			if !p.Valued {
+				if s.Partial() && int(p.Size) > s.MaxSize {
+					return nil
+				}
 				return errors.New("a piece without a value")
 			}
 			if !slices.Contains(outcomeClasses, p.Outcome) {
@@ -157,7 +161,11 @@ func (b *band) Thumbnail(c *draw.Canvas) {
 // outcomesChart stacks, for each piece size, the shares of the size's
 // distinct translated live pieces in each outcome class, L at the bottom.
 func outcomesChart(r Run) (*chart, error) {
-	p := newPlot("Outcome classes by piece size: "+runName(r), sizeLabel(r.Summary.Game), "share of the size's translated pieces")
+	title := "Outcome classes by piece size: " + runName(r)
+	if r.Summary.Partial() {
+		title += fmt.Sprintf(" (sizes up to %d valued)", r.Summary.MaxSize)
+	}
+	p := newPlot(title, sizeLabel(r.Summary.Game), "share of the size's translated pieces")
 	xs := make([]float64, len(r.Values))
 	for i, sv := range r.Values {
 		xs[i] = float64(sv.Size)

@@ -17,9 +17,9 @@ import (
 )
 
 // valuedRun runs the census of game on board and its values stage in
-// this process, with the outputs under dir, and returns the run's
-// directory and its pieces rows.
-func valuedRun(t *testing.T, dir, game, board string) (string, []schema.Piece) {
+// this process (up to pieces of maxSize, all when 0), with the outputs
+// under dir, and returns the run's directory and its pieces rows.
+func valuedRun(t *testing.T, dir, game, board string, maxSize int) (string, []schema.Piece) {
 	t.Helper()
 	out := coordinator.OutputDir(dir, game, board)
 	data := filepath.Join(t.TempDir(), "data")
@@ -29,7 +29,7 @@ func valuedRun(t *testing.T, dir, game, board string) (string, []schema.Piece) {
 	}); err != nil {
 		t.Fatalf("census %s %s: %v", game, board, err)
 	}
-	if _, err := embedded.RunValues(ctx, embedded.ValuesOptions{Dir: out, Data: data + "-values", Workers: 2}); err != nil {
+	if _, err := embedded.RunValues(ctx, embedded.ValuesOptions{Dir: out, Data: data + "-values", Workers: 2, MaxSize: maxSize}); err != nil {
 		t.Fatalf("values of %s %s: %v", game, board, err)
 	}
 	parts, err := filepath.Glob(filepath.Join(out, "pieces", "part-*.parquet"))
@@ -119,7 +119,7 @@ func TestValueCharts(t *testing.T) {
 	dir := t.TempDir()
 	recounts := map[string][]schema.Piece{}
 	for _, gb := range [][2]string{{"clobber", "3x3"}, {"domineering", "3x3"}, {"amazons", "2x3"}} {
-		_, rows := valuedRun(t, dir, gb[0], gb[1])
+		_, rows := valuedRun(t, dir, gb[0], gb[1], 0)
 		recounts[gb[0]+"-"+gb[1]] = rows
 	}
 	// A run that has not been valued: no value charts.
@@ -152,6 +152,30 @@ func TestValueCharts(t *testing.T) {
 			checkCostChart(t, doc, r.ID, sizes, by)
 		})
 	}
+}
+
+// TestValueChartsPartial reports a run valued up to a piece size: its
+// value charts show the sizes valued, as a recount of their rows.
+func TestValueChartsPartial(t *testing.T) {
+	dir := t.TempDir()
+	_, rows := valuedRun(t, dir, "clobber", "3x3", 5)
+	all := len(rows)
+	valued := slices.DeleteFunc(rows, func(p schema.Piece) bool { return !p.Valued })
+	if len(valued) == 0 || len(valued) == all {
+		t.Fatalf("%d of %d pieces valued up to size 5", len(valued), all)
+	}
+	out, err := Write(dir, Options{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := parsePage(t, filepath.Join(dir, HTMLName))
+	id := out.Runs[0].ID
+	sizes, by := recountBySize(valued)
+	if sizes[len(sizes)-1] != 5 {
+		t.Fatalf("pieces of sizes %v valued, want up to 5", sizes)
+	}
+	checkOutcomeChart(t, doc, id+"-"+chartOutcomes, sizes, by)
+	checkCostChart(t, doc, id, sizes, by)
 }
 
 // sectionCharts returns the charts of a run's section in page order,
@@ -319,7 +343,7 @@ func svgColor(r, g, b uint8) string {
 // to summary.json's outcome counts is refused, naming its pieces.
 func TestValuesDisagree(t *testing.T) {
 	dir := t.TempDir()
-	run, _ := valuedRun(t, dir, "clobber", "2x3")
+	run, _ := valuedRun(t, dir, "clobber", "2x3", 0)
 	path := filepath.Join(run, "summary.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
