@@ -178,7 +178,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions, Keep: plan.Keep}
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	tr := newTracker(ctx, cfg, st, g.MaxTier(), cfg.Metrics.forRun(cfg.Run, g.Name(), g.Board().String(), g.MaxTier()))
+	tr := newTracker(ctx, cfg, st, g.MaxTier(), cfg.Metrics.forRun(cfg.Run, g.Name(), g.Board().String(), g.MaxTier(), cfg.Keep))
 	tr.stop = stop
 	if n, ok := cfg.Exec.(*NATS); ok {
 		n.Waiting = tr.jobs

@@ -19,6 +19,11 @@ type Metrics struct {
 	LastTier  *prometheus.GaugeVec
 	// StoreBytes is the bytes the run's fragments take in the store.
 	StoreBytes *prometheus.GaugeVec
+	// The solve stage's (solve.go), under the ID of the census run it
+	// solves: the tier being solved, the run's tiers, the tiers solved,
+	// and the stored positions solved of all to solve.
+	SolveTier, SolveTiers, SolveTiersDone *prometheus.GaugeVec
+	SolvePositions, SolveStored           *prometheus.GaugeVec
 }
 
 // NewMetrics creates the coordinator metrics and registers them with reg.
@@ -35,8 +40,15 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		ETA:        gauge("census_coordinator_eta_seconds", "Estimated seconds until the run finishes: the time per tier so far times the tiers left, the reductions counting as one (an upper estimate, since late tiers are small)."),
 		LastTier:   gauge("census_coordinator_last_tier_timestamp_seconds", "Unix time at which the last tier finished."),
 		StoreBytes: gauge("census_coordinator_store_bytes", "Bytes the run's working data takes in the store after the last finished tier: the next tier's fragments, the piece records of every tier so far and the positions parts."),
+
+		SolveTier:      gauge("census_coordinator_solve_tier", "The tier being solved; the solve runs from the last tier back to tier 0."),
+		SolveTiers:     gauge("census_coordinator_solve_tiers", "The tiers the solve stage solves: the run's tiers (0 for a run that keeps its positions until its solve begins)."),
+		SolveTiersDone: gauge("census_coordinator_solve_tiers_done", "Tiers solved so far."),
+		SolvePositions: gauge("census_coordinator_solve_positions", "Stored positions (one per orbit of the start's symmetries) of the tiers solved so far."),
+		SolveStored:    gauge("census_coordinator_solve_stored", "Stored positions the solve stage solves in all: every tier's kept positions (0 until the solve begins)."),
 	}
-	reg.MustRegister(m.Info, m.Tier, m.MaxTier, m.Jobs, m.Positions, m.ETA, m.LastTier, m.StoreBytes)
+	reg.MustRegister(m.Info, m.Tier, m.MaxTier, m.Jobs, m.Positions, m.ETA, m.LastTier, m.StoreBytes,
+		m.SolveTier, m.SolveTiers, m.SolveTiersDone, m.SolvePositions, m.SolveStored)
 	return m
 }
 
@@ -47,16 +59,26 @@ type runMetrics struct {
 	lastTier int
 }
 
-func (m *Metrics) forRun(run, game, board string, maxTier int) *runMetrics {
+// forRun starts the series of a run; a run that keeps its positions, for
+// a solve, has its solve's series at zero until the solve begins.
+func (m *Metrics) forRun(run, game, board string, maxTier int, keep bool) *runMetrics {
 	if m == nil {
 		return nil
 	}
 	m.Info.WithLabelValues(run, game, board).Set(1)
 	m.MaxTier.WithLabelValues(run).Set(float64(maxTier))
+	m.resetJobs(run)
+	if keep {
+		m.forSolve(run, game, board).progress(SolveProgress{})
+	}
+	return &runMetrics{m: m, run: run}
+}
+
+// resetJobs sets the job counts of run to zero.
+func (m *Metrics) resetJobs(run string) {
 	for _, s := range []string{"pending", "running", "done", "failed"} {
 		m.Jobs.WithLabelValues(run, s).Set(0)
 	}
-	return &runMetrics{m: m, run: run}
 }
 
 func (r *runMetrics) progress(p Progress) {
@@ -87,5 +109,47 @@ func (r *runMetrics) jobs(done, running, total int) {
 func (r *runMetrics) failed(n int) {
 	if r != nil {
 		r.m.Jobs.WithLabelValues(r.run, "failed").Set(float64(n))
+	}
+}
+
+// solveMetrics keeps the solve series of one run up to date; its job
+// counts are the run's census_coordinator_jobs, the solve being a stage
+// of the run.
+type solveMetrics struct {
+	runMetrics
+}
+
+// forSolve starts the solve series of the census run run.
+func (m *Metrics) forSolve(run, game, board string) *solveMetrics {
+	if m == nil {
+		return nil
+	}
+	m.Info.WithLabelValues(run, game, board).Set(1)
+	m.resetJobs(run)
+	return &solveMetrics{runMetrics{m: m, run: run}}
+}
+
+func (r *solveMetrics) progress(p SolveProgress) {
+	if r == nil {
+		return
+	}
+	r.m.SolveTier.WithLabelValues(r.run).Set(float64(p.Tier))
+	r.m.SolveTiers.WithLabelValues(r.run).Set(float64(p.Tiers))
+	r.m.SolveTiersDone.WithLabelValues(r.run).Set(float64(p.TiersDone))
+	r.m.SolvePositions.WithLabelValues(r.run).Set(float64(p.Positions))
+	r.m.SolveStored.WithLabelValues(r.run).Set(float64(p.Stored))
+}
+
+// jobs records the state of the current solve batch.
+func (r *solveMetrics) jobs(done, running, total int) {
+	if r != nil {
+		r.runMetrics.jobs(done, running, total)
+	}
+}
+
+// failed records a failed solve job.
+func (r *solveMetrics) failed(n int) {
+	if r != nil {
+		r.runMetrics.failed(n)
 	}
 }

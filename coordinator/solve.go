@@ -246,10 +246,13 @@ func putKept(ctx context.Context, st store.Store, name, p string, b jobs.Blob) e
 	return nil
 }
 
+// solveRunPrefix begins the run ID of every solve stage.
+const solveRunPrefix = "solve-"
+
 // SolveRunID is the run ID of the solve stage of the run m.
 func SolveRunID(m schema.Manifest) string {
 	h := sha256.Sum256([]byte(m.Run + "\x00" + m.Game + "\x00" + m.Board + "\x00" + m.Start))
-	return "solve-" + hex.EncodeToString(h[:8])
+	return solveRunPrefix + hex.EncodeToString(h[:8])
 }
 
 // SolveConfig is one solve stage to coordinate.
@@ -278,15 +281,12 @@ type SolveConfig struct {
 	AckWait  time.Duration
 	// Progress, when set, is told of every tier begun and finished.
 	Progress func(SolveProgress)
-}
-
-// SolveProgress is how far a solve stage is.
-type SolveProgress struct {
-	// Tier is the tier being solved; Tiers the run's tiers; TiersDone
-	// how many are solved (from the last back).
-	Tier, Tiers, TiersDone int
-	// Positions counts the stored positions solved so far, of Stored.
-	Positions, Stored uint64
+	// Metrics, when set, show the stage's progress under the census
+	// run's ID.
+	Metrics *Metrics
+	// KV is the stage's bucket, which StartSolve sets: its status record
+	// follows the stage, for census status.
+	KV jetstream.KeyValue
 }
 
 // StartSolve runs the solve stage over NATS: it sets up the job stream and
@@ -317,6 +317,7 @@ func StartSolve(ctx context.Context, cfg SolveConfig, conn *broker.Conn) (*schem
 	if err != nil {
 		return nil, fmt.Errorf("clear failed solve jobs: %w", err)
 	}
+	cfg.KV = kv
 	cfg.Exec = &NATS{Conn: conn, KV: kv, Run: cfg.Run, Log: cfg.Log, Nonce: nonce()}
 	solved, err := Solve(ctx, cfg)
 	if err != nil {
@@ -344,18 +345,10 @@ func Solve(ctx context.Context, cfg SolveConfig) (*schema.Solved, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.CopyKept {
-		if idx, err = copyKept(ctx, cfg, idx); err != nil {
-			return nil, err
-		}
-	}
-	s := newSolveStage(cfg, m, idx)
-	for t := len(idx.Tiers) - 1; t >= 0; t-- {
-		if err := s.tier(ctx, t); err != nil {
-			return nil, err
-		}
-	}
-	return s.finish(ctx)
+	s := newSolveStage(ctx, cfg, m, idx)
+	solved, err := s.run(ctx)
+	s.tr.finish(err)
+	return solved, err
 }
 
 // solveStage is the solve stage as its coordinator goes through it: the
@@ -364,7 +357,7 @@ type solveStage struct {
 	cfg  SolveConfig
 	spec jobs.Spec
 	idx  KeptIndex
-	prog SolveProgress
+	tr   *solveTracker
 	// byTier counts each tier's positions by class, and outcomes holds
 	// its outcome tables, by shard as idx holds its kept positions.
 	byTier   []solve.Counts
@@ -372,26 +365,36 @@ type solveStage struct {
 	start    *solve.Outcome
 }
 
-func newSolveStage(cfg SolveConfig, m schema.Manifest, idx KeptIndex) *solveStage {
+func newSolveStage(ctx context.Context, cfg SolveConfig, m schema.Manifest, idx KeptIndex) *solveStage {
 	s := &solveStage{cfg: cfg, idx: idx,
 		spec: jobs.Spec{Run: cfg.Run, Game: m.Game, Board: m.Board, Start: m.Start, Store: cfg.StoreURL,
 			NoSymmetry: idx.NoSymmetry, MemBudget: cfg.MemBudget},
-		prog:     SolveProgress{Tiers: len(idx.Tiers)},
+		tr:       newSolveTracker(ctx, cfg, m, idx),
 		byTier:   make([]solve.Counts, len(idx.Tiers)),
 		outcomes: make([][]jobs.Blob, len(idx.Tiers)),
 	}
-	for _, kt := range idx.Tiers {
-		for _, b := range kt.Blobs {
-			s.prog.Stored += b.Count
-		}
+	if n, ok := cfg.Exec.(*NATS); ok {
+		n.Waiting = s.tr.jobs
 	}
 	return s
 }
 
-func (s *solveStage) tell() {
-	if s.cfg.Progress != nil {
-		s.cfg.Progress(s.prog)
+// run copies the kept positions into the store when asked to, solves the
+// tiers from the last back and writes the outputs.
+func (s *solveStage) run(ctx context.Context) (*schema.Solved, error) {
+	s.tr.begin()
+	if s.cfg.CopyKept {
+		var err error
+		if s.idx, err = copyKept(ctx, s.cfg, s.idx); err != nil {
+			return nil, err
+		}
 	}
+	for t := len(s.idx.Tiers) - 1; t >= 0; t-- {
+		if err := s.tier(ctx, t); err != nil {
+			return nil, err
+		}
+	}
+	return s.finish(ctx)
 }
 
 // tier solves tier t, whose next tier is solved.
@@ -415,8 +418,8 @@ func (s *solveStage) tier(ctx context.Context, t int) error {
 		batch[i] = jobs.Job{Solve: &jobs.SolveJob{Spec: s.spec, Tier: t, Shard: b.Bucket, Kept: b,
 			NextShards: nextKept.Shards, NextKept: nextKept.Blobs, Next: next}}
 	}
-	s.prog.Tier = t
-	s.tell()
+	s.tr.p.Tier = t
+	s.tr.tell()
 	results, err := s.cfg.Exec.Execute(ctx, batch, nil)
 	if err != nil {
 		return fmt.Errorf("solve tier %d: %w", t, err)
@@ -431,11 +434,11 @@ func (s *solveStage) tier(ctx context.Context, t int) error {
 		if sr.Start != nil {
 			s.start = sr.Start
 		}
-		s.prog.Positions += sr.Outcomes.Count
+		s.tr.p.Positions += sr.Outcomes.Count
 	}
 	s.cfg.Log.Info("solved tier", "tier", t, "outcomes", s.byTier[t].Map())
-	s.prog.TiersDone++
-	s.tell()
+	s.tr.p.TiersDone++
+	s.tr.tell()
 	return nil
 }
 

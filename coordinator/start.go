@@ -54,23 +54,17 @@ func start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) 
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Run == "" {
-		id, err := RunID(cfg.Game, cfg.Board, cfg.Start, cfg.Shards, cfg.NoSymmetry, cfg.Positions)
-		if err != nil {
-			return nil, err
-		}
-		cfg.Run = id
-		if cfg.Keep {
-			// Its tier jobs keep their positions: another run.
-			cfg.Run += "-kept"
-		}
+	id, err := cfg.ID()
+	if err != nil {
+		return nil, err
 	}
+	cfg.Run = id
 	if err := broker.CheckRun(cfg.Run); err != nil {
 		return nil, err
 	}
 	replicas := broker.Replicas(ctx, conn)
 	var kv jetstream.KeyValue
-	err := retry(ctx, func(ctx context.Context) error {
+	err = retry(ctx, func(ctx context.Context) error {
 		return deniedIsPermanent(conn.Do(ctx, func(ctx context.Context) error {
 			if _, err := broker.Setup(ctx, conn.JS, replicas, cfg.AckWait); err != nil {
 				return err

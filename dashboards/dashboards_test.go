@@ -24,9 +24,9 @@ import (
 	"github.com/census-cgt/census/internal/testbin"
 )
 
-// The board every test census runs: about ten seconds with two job slots,
-// long enough for Prometheus to scrape it many times; the coordinator is
-// started again with a new run when it finishes.
+// The board every test census runs, and solves: about ten seconds with
+// two job slots, long enough for Prometheus to scrape it many times; the
+// coordinator is started again with a new run when it finishes.
 const (
 	testGame  = "clobber"
 	testBoard = "3x6"
@@ -296,9 +296,12 @@ func startCluster(t *testing.T, workers int) *cluster {
 				l.mu.Unlock()
 				return
 			}
+			// --solve: the solve's series, which the dashboard shows,
+			// are there from the start of a run that keeps its
+			// positions, and its jobs go through the workers.
 			cmd := exec.Command(bin, "coordinator", "--nats", natsURL, "--store", store,
 				"--out", filepath.Join(out, fmt.Sprint(i)), "--run", fmt.Sprintf("dash-%d", i),
-				"--metrics-addr", c.Coordinator, "--quiet", testGame, testBoard)
+				"--metrics-addr", c.Coordinator, "--quiet", "--solve", testGame, testBoard)
 			cmd.Stdout, cmd.Stderr = f, f
 			l.mu.Lock()
 			if l.stopped {
@@ -804,7 +807,9 @@ func TestMetricsPromtoolLint(t *testing.T) {
 			"census_worker_jobs_in_flight ", "go_goroutines ", "process_resident_memory_bytes "}},
 		{"coordinator", c.Coordinator, []string{"census_coordinator_run_info{", "census_coordinator_tier{", "census_coordinator_max_tier{",
 			"census_coordinator_jobs{", "census_coordinator_positions{", "census_coordinator_eta_seconds{",
-			"census_coordinator_last_tier_timestamp_seconds{", "census_coordinator_store_bytes{", "go_goroutines ", "process_resident_memory_bytes "}},
+			"census_coordinator_last_tier_timestamp_seconds{", "census_coordinator_store_bytes{", "census_coordinator_solve_tier{",
+			"census_coordinator_solve_tiers{", "census_coordinator_solve_tiers_done{", "census_coordinator_solve_positions{",
+			"census_coordinator_solve_stored{", "go_goroutines ", "process_resident_memory_bytes "}},
 	} {
 		var body string
 		var missing []string

@@ -13,6 +13,7 @@
 //	done.<job key>       a finished job's jobs.Result (JSON)
 //	failed.<job key>     why a job can never succeed (text)
 //	lease                the Lease of the coordinator that holds the run
+//	solve                the SolveStatus, in the bucket of a solve stage
 //
 // A job key is jobs.Job.Key(). Every call is one attempt: callers that ride
 // out a server election wrap them in their own retry.
@@ -38,6 +39,7 @@ const (
 	keyPlan      = "plan"
 	keyStatus    = "status"
 	keyLease     = "lease"
+	keySolve     = "solve"
 	tierPlanFmt  = "plan.tier.%04d"
 	keyValues    = "plan.values"
 	levelFmt     = "level.%04d"
@@ -107,6 +109,32 @@ type Status struct {
 	Stages  *schema.Stages `json:"stages,omitempty"`
 	Error   string         `json:"error,omitempty"`
 	Updated time.Time      `json:"updated"`
+}
+
+// SolveStatus is a solve stage's progress as `census status` shows it.
+// A solve stage is a run of its own (its bucket holds no plan); this
+// record names the census run it solves, so that status shows the two as
+// one run.
+type SolveStatus struct {
+	// Run is the ID of the census run being solved, Game and Board its.
+	Run   string `json:"run"`
+	Game  string `json:"game"`
+	Board string `json:"board"`
+	State string `json:"state"` // one of the State constants
+	// Tier is the tier being solved, Tiers the run's tiers and TiersDone
+	// how many are solved, from the last back.
+	Tier      int `json:"tier"`
+	Tiers     int `json:"tiers"`
+	TiersDone int `json:"tiers_done"`
+	// Positions counts the stored positions solved so far, of Stored.
+	Positions uint64 `json:"positions"`
+	Stored    uint64 `json:"stored"`
+	// JobsDone and JobsTotal count the solve jobs of the tier being
+	// solved.
+	JobsDone  int       `json:"jobs_done"`
+	JobsTotal int       `json:"jobs_total"`
+	Error     string    `json:"error,omitempty"`
+	Updated   time.Time `json:"updated"`
 }
 
 // Status states.
@@ -218,6 +246,19 @@ func (b Bucket) Status(ctx context.Context) (Status, bool, error) {
 
 // PutStatus stores the run's status.
 func (b Bucket) PutStatus(ctx context.Context, s Status) error { return b.put(ctx, keyStatus, s) }
+
+// SolveStatus reads a solve stage's status; false when the bucket has
+// none (a census run's bucket, or a stage that has not begun).
+func (b Bucket) SolveStatus(ctx context.Context) (SolveStatus, bool, error) {
+	var s SolveStatus
+	found, err := b.get(ctx, keySolve, &s)
+	return s, found, err
+}
+
+// PutSolveStatus stores a solve stage's status.
+func (b Bucket) PutSolveStatus(ctx context.Context, s SolveStatus) error {
+	return b.put(ctx, keySolve, s)
+}
 
 // Done reads the done-record of the job with key jobKey; false when the
 // job is not done.

@@ -35,7 +35,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"game", "board"}),
 		JobsFinished: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "census_worker_jobs_finished_total",
-			Help: "Jobs that left the worker, by kind (tier, compact, piece, class, value) and result (done, retry, failed, handed_back, already_done).",
+			Help: "Jobs that left the worker, by kind (tier, compact, piece, class, value, solve) and result (done, retry, failed, handed_back, already_done).",
 		}, []string{"kind", "result"}),
 		JobDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "census_worker_job_duration_seconds",
@@ -79,6 +79,8 @@ func JobKind(j jobs.Job) string {
 		return "value"
 	case j.Compact != nil:
 		return "compact"
+	case j.Solve != nil:
+		return "solve"
 	}
 	return "unknown"
 }

@@ -126,7 +126,19 @@ func coordinate(ctx context.Context, f coordinatorFlags, args []string) error {
 	}
 	prog := newProgress(os.Stderr, r.f.quiet, nil)
 	defer prog.done()
-	res, err := r.census(ctx, cm, prog)
+	cfg := r.config(cm, prog)
+	if r.f.solve {
+		if m, ok := coordinator.KeptOutputs(cfg); ok {
+			// The census is done and in the outputs: only its solve is
+			// left, which resumes from its bucket.
+			s, err := finishedCensus(r.f.quiet, r.outDir, m)
+			if err != nil || s.Solved != nil {
+				return err
+			}
+			return r.solve(ctx, cm)
+		}
+	}
+	res, err := r.census(ctx, cfg)
 	var finished *coordinator.FinishedError
 	if errors.As(err, &finished) {
 		// Nothing left to do: the census is done, and solved if the
@@ -139,7 +151,7 @@ func coordinate(ctx context.Context, f coordinatorFlags, args []string) error {
 	}
 	prog.finish(res, r.outDir)
 	if r.f.solve {
-		return r.solve(ctx)
+		return r.solve(ctx, cm)
 	}
 	return nil
 }
@@ -190,10 +202,11 @@ func (r *clusterRun) plan(ctx context.Context, args []string) error {
 	return nil
 }
 
-// census runs the census on the workers and writes its outputs.
-func (r *clusterRun) census(ctx context.Context, cm *coordinator.Metrics, prog *progress) (*coordinator.Result, error) {
+// config is the census's coordinator configuration, with its metrics cm
+// and its progress shown by prog.
+func (r *clusterRun) config(cm *coordinator.Metrics, prog *progress) coordinator.Config {
 	f := r.f
-	res, err := coordinator.Start(ctx, coordinator.Config{
+	return coordinator.Config{
 		Game: r.game, Board: r.board, Start: f.start, Run: f.run,
 		Shards: f.shards, Parallelism: f.jobs, MemBudget: r.budget, AckWait: ackWait(),
 		NoWait: f.noWait, OnHeld: func(l runstate.Lease) {
@@ -203,7 +216,12 @@ func (r *clusterRun) census(ctx context.Context, cm *coordinator.Metrics, prog *
 		Store: r.st, StoreURL: r.url, Out: r.outDir, Version: version,
 		Log: newLogger(f.quiet), Progress: prog.update, KeepBlobs: f.keepData, Metrics: cm, NoSymmetry: f.plain, Positions: f.positions,
 		Keep: f.solve || f.keep, NoSpaceCheck: f.noSpaceCheck,
-	}, r.conn)
+	}
+}
+
+// census runs the census of cfg on the workers and writes its outputs.
+func (r *clusterRun) census(ctx context.Context, cfg coordinator.Config) (*coordinator.Result, error) {
+	res, err := coordinator.Start(ctx, cfg, r.conn)
 	var finished *coordinator.FinishedError
 	switch {
 	case errors.As(err, &finished):
@@ -219,8 +237,9 @@ func (r *clusterRun) census(ctx context.Context, cm *coordinator.Metrics, prog *
 // solve runs the solve stage of the finished census in the output
 // directory with jobs on the workers: the kept positions go into the
 // store, where the workers read them, and the outcome tables come out of
-// it. Started again, the stage resumes from its bucket.
-func (r *clusterRun) solve(ctx context.Context) error {
+// it. Started again, the stage resumes from its bucket. Its metrics go to
+// cm when not nil.
+func (r *clusterRun) solve(ctx context.Context, cm *coordinator.Metrics) error {
 	m, _, err := coordinator.CheckSolveDir(r.outDir)
 	if err != nil {
 		return fmt.Errorf("solve %s: %w", r.outDir, err)
@@ -230,6 +249,7 @@ func (r *clusterRun) solve(ctx context.Context) error {
 	solved, err := coordinator.StartSolve(ctx, coordinator.SolveConfig{
 		Dir: r.outDir, Run: coordinator.SolveRunID(m), Store: r.st, StoreURL: r.url, CopyKept: true,
 		MemBudget: r.budget, Log: newLogger(r.f.quiet), KeepBlobs: r.f.keepData, AckWait: ackWait(), Progress: prog.updateSolve,
+		Metrics: cm,
 	}, r.conn)
 	prog.done()
 	if err != nil {

@@ -164,3 +164,44 @@ func TestReportHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestReportSolved solves a census and reports on it beside one that is
+// not solved: the solved run's section has the chart of its outcome
+// classes by tier, with its PNG, and the other has none.
+func TestReportSolved(t *testing.T) {
+	out := t.TempDir()
+	for _, args := range [][]string{{"clobber", "2x3", "--solve"}, {"domineering", "2x3"}} {
+		if _, stderr, code := census(t, append([]string{"run", "--quiet", noMetrics, "--out", out}, args...)...); code != 0 {
+			t.Fatalf("census run %v: exit %d: %s", args, code, stderr)
+		}
+	}
+	if _, stderr, code := census(t, "report", out, "--png"); code != 0 {
+		t.Fatalf("census report: exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(data)
+	section := func(run string) string {
+		_, rest, ok := strings.Cut(page, `<section class="run" id="run-`+run+`"`)
+		if !ok {
+			t.Fatalf("report.html has no section of %s", run)
+		}
+		s, _, _ := strings.Cut(rest, "</section>")
+		return s
+	}
+	const chart = `data-chart="outcomes-by-tier"`
+	if s := section("clobber-2x3"); !strings.Contains(s, chart) || !strings.Contains(s, "Outcome classes by tier") {
+		t.Errorf("the solved run's section has no chart of its outcome classes by tier")
+	}
+	if strings.Contains(section("domineering-2x3"), chart) {
+		t.Errorf("the run that is not solved has a chart of outcome classes")
+	}
+	if fi, err := os.Stat(filepath.Join(out, "report", "clobber-2x3-outcomes-by-tier.png")); err != nil || fi.Size() == 0 {
+		t.Errorf("report/clobber-2x3-outcomes-by-tier.png: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "report", "domineering-2x3-outcomes-by-tier.png")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a PNG of outcome classes for the run that is not solved (%v)", err)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/census-cgt/census/coordinator"
 	"github.com/census-cgt/census/games/all"
 	"github.com/census-cgt/census/internal/embedded"
+	"github.com/census-cgt/census/schema"
 )
 
 type runFlags struct {
@@ -105,8 +106,66 @@ writes every position, one directory per tier: positions/tier=NN/part-*.parquet.
 	return c
 }
 
+// censusRun is one census run command: the census in this process, then
+// the stages asked for. Its methods are the steps.
+type censusRun struct {
+	f           runFlags
+	game, board string
+	outDir      string
+	dataDir     string
+	storeURL    string
+	budget      int64
+	metrics     *embedded.Metrics
+	prog        *progress
+}
+
 func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
-	g, err := all.New(gameName, board, f.start)
+	r := &censusRun{f: f, game: gameName, board: board}
+	if err := r.check(ctx); err != nil {
+		return err
+	}
+	stopProfiles, err := r.startProfiles()
+	if err != nil {
+		return err
+	}
+	defer stopProfiles()
+	ms, err := startMetrics(f.metrics)
+	if err != nil {
+		return err
+	}
+	defer ms.stop()
+	r.metrics = embedded.NewMetrics(ms.registerer())
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	r.prog = newProgress(os.Stderr, f.quiet, nil)
+	defer r.prog.done()
+	res, solved, err := r.census(ctx)
+	if err != nil {
+		return err
+	}
+	if err := r.stages(ctx, res, solved); err != nil {
+		return err
+	}
+	if !f.keepData {
+		if err := embedded.Clean(r.dataDir); err != nil {
+			return err
+		}
+	}
+	r.prog.finish(res, r.outDir)
+	if f.json {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res.Summary)
+	}
+	return nil
+}
+
+// check settles the directories, the store and the memory budget from the
+// flags; every bad value is a usage error naming it.
+func (r *censusRun) check(ctx context.Context) error {
+	f := r.f
+	g, err := all.New(r.game, r.board, f.start)
 	if err != nil {
 		return usageError{err}
 	}
@@ -123,104 +182,127 @@ func runCensus(ctx context.Context, f runFlags, gameName, board string) error {
 	if err != nil {
 		return usageError{err}
 	}
+	r.budget = budget
 	tuneCollector(total)
-	outDir := coordinator.OutputDir(f.out, g.Name(), g.Board().String())
+	r.outDir = coordinator.OutputDir(f.out, g.Name(), g.Board().String())
 	if err := checkWritable(f.out); err != nil {
 		return usagef("--out %s: %v", f.out, err)
 	}
-	dataDir := f.data
-	if dataDir == "" {
-		dataDir = filepath.Join(f.out, ".census-data")
+	r.dataDir = f.data
+	if r.dataDir == "" {
+		r.dataDir = filepath.Join(f.out, ".census-data")
 	}
-	if err := checkWritable(dataDir); err != nil {
-		return usagef("--data %s: %v", dataDir, err)
+	if err := checkWritable(r.dataDir); err != nil {
+		return usagef("--data %s: %v", r.dataDir, err)
 	}
 	if f.run != "" {
 		if err := broker.CheckRun(f.run); err != nil {
 			return usagef("--run: %v", err)
 		}
 	}
-
-	var storeURLFlag string
 	if f.store != "" {
-		if storeURLFlag, err = storeURL(f.store); err != nil {
+		if r.storeURL, err = storeURL(f.store); err != nil {
 			return usageError{err}
 		}
-		if _, err := openStore(ctx, storeURLFlag); err != nil {
+		if _, err := openStore(ctx, r.storeURL); err != nil {
 			return usagef("--store %s: %v", f.store, err)
 		}
 	}
+	return nil
+}
 
-	if f.profile != "" {
-		stopProfile, err := startProfile(f.profile)
-		if err != nil {
-			return usagef("--cpuprofile %s: %v", f.profile, err)
+// startProfiles starts the profiles the flags ask for and returns what
+// stops them all.
+func (r *censusRun) startProfiles() (func(), error) {
+	var stops []func()
+	stopAll := func() {
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
 		}
-		defer stopProfile()
 	}
-	if f.trace != "" {
-		stopTrace, err := startTrace(f.trace)
-		if err != nil {
-			return usagef("--trace %s: %v", f.trace, err)
+	for _, p := range []struct {
+		flag, path string
+		start      func(string) (func(), error)
+	}{
+		{"--cpuprofile", r.f.profile, startProfile},
+		{"--trace", r.f.trace, startTrace},
+		{"--memprofile", r.f.heapProf, startHeapProfile},
+	} {
+		if p.path == "" {
+			continue
 		}
-		defer stopTrace()
-	}
-	if f.heapProf != "" {
-		stopHeap, err := startHeapProfile(f.heapProf)
+		stop, err := p.start(p.path)
 		if err != nil {
-			return usagef("--memprofile %s: %v", f.heapProf, err)
+			stopAll()
+			return nil, usagef("%s %s: %v", p.flag, p.path, err)
 		}
-		defer stopHeap()
+		stops = append(stops, stop)
 	}
-	ms, err := startMetrics(f.metrics)
-	if err != nil {
-		return err
-	}
-	defer ms.stop()
+	return stopAll, nil
+}
 
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	prog := newProgress(os.Stderr, f.quiet, g)
-	defer prog.done()
-	res, err := embedded.Run(ctx, embedded.Options{
-		Game: gameName, Board: board, Start: f.start, Run: f.run,
-		Out: outDir, Data: dataDir, Workers: f.jobs, Shards: f.shards, AckWait: ackWait(), RetryDelay: retryDelay(),
-		StoreURL: storeURLFlag, OpenStore: openStore, KeepData: f.keepData, Registry: ms.registerer(), NoSymmetry: f.plain, Positions: f.positions, Keep: f.solve || f.keep, NoSpaceCheck: f.noSpaceCheck,
-		MemBudget: budget, Version: version, Log: newLogger(f.quiet), Progress: prog.update,
+// census runs the census and returns its result. A run to be solved
+// whose finished census, with its kept positions, is in the outputs
+// already (the same command run again after it finished, or after it was
+// stopped in its solve) goes on to the solve without running it again:
+// its result is read from the outputs, and solved tells whether they are
+// solved already.
+func (r *censusRun) census(ctx context.Context) (res *coordinator.Result, solved bool, err error) {
+	f := r.f
+	if f.solve {
+		cfg := coordinator.Config{Game: r.game, Board: r.board, Start: f.start, Run: f.run, Shards: f.shards,
+			NoSymmetry: f.plain, Positions: f.positions, Keep: true, Out: r.outDir}
+		if m, ok := coordinator.KeptOutputs(cfg); ok {
+			return r.finished(m)
+		}
+	}
+	res, err = embedded.Run(ctx, embedded.Options{
+		Game: r.game, Board: r.board, Start: f.start, Run: f.run,
+		Out: r.outDir, Data: r.dataDir, Workers: f.jobs, Shards: f.shards, AckWait: ackWait(), RetryDelay: retryDelay(),
+		StoreURL: r.storeURL, OpenStore: openStore, KeepData: f.keepData, Metrics: r.metrics, NoSymmetry: f.plain, Positions: f.positions, Keep: f.solve || f.keep, NoSpaceCheck: f.noSpaceCheck,
+		MemBudget: r.budget, Version: version, Log: newLogger(f.quiet), Progress: r.prog.update,
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
-			return fmt.Errorf("interrupted; run the same command again to resume from %s", dataDir)
+			return nil, false, fmt.Errorf("interrupted; run the same command again to resume from %s", r.dataDir)
 		}
 		if errors.Is(err, coordinator.ErrRunClash) {
-			return usageError{err}
+			return nil, false, usageError{err}
 		}
-		return fmt.Errorf("census %s %s: %w", gameName, board, err)
+		return nil, false, fmt.Errorf("census %s %s: %w", r.game, r.board, err)
 	}
+	return res, false, nil
+}
+
+// finished is the result of the census of run m, finished in the
+// outputs, read from its summary.json; solved tells whether the outputs
+// are solved already.
+func (r *censusRun) finished(m schema.Manifest) (*coordinator.Result, bool, error) {
+	s, err := finishedCensus(r.f.quiet, r.outDir, m)
+	if err != nil {
+		return nil, false, err
+	}
+	return &coordinator.Result{Summary: s}, s.Solved != nil, nil
+}
+
+// stages runs the values stage and the solve stage of the census res
+// when the flags ask for them; a run solved already is not solved again.
+func (r *censusRun) stages(ctx context.Context, res *coordinator.Result, solved bool) error {
+	f := r.f
+	var err error
 	if f.values {
 		tuneValuesCollector(total)
 		vo := f.valuesOpts
-		vo.data, vo.keepData, vo.workers, vo.quiet = filepath.Join(dataDir, "values"), f.keepData, f.jobs, f.quiet
-		if res.Summary.Values, err = valueDir(ctx, vo, outDir); err != nil {
+		vo.data, vo.keepData, vo.workers, vo.quiet = filepath.Join(r.dataDir, "values"), f.keepData, f.jobs, f.quiet
+		if res.Summary.Values, err = valueDir(ctx, vo, r.outDir); err != nil {
 			return err
 		}
 	}
-	if f.solve {
-		so := solveFlags{data: filepath.Join(dataDir, "solve"), keepData: f.keepData, workers: f.jobs, memBudget: f.memBudget, quiet: f.quiet}
-		if res.Summary.Solved, err = solveDir(ctx, so, outDir); err != nil {
+	if f.solve && !solved {
+		so := solveFlags{data: filepath.Join(r.dataDir, "solve"), keepData: f.keepData, workers: f.jobs, memBudget: f.memBudget, quiet: f.quiet}
+		if res.Summary.Solved, err = solveDir(ctx, so, r.outDir, r.metrics); err != nil {
 			return err
 		}
-	}
-	if !f.keepData {
-		if err := embedded.Clean(dataDir); err != nil {
-			return err
-		}
-	}
-	prog.finish(res, outDir)
-	if f.json {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res.Summary)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -23,6 +24,7 @@ type solveFlags struct {
 	keepData  bool
 	workers   int
 	memBudget string
+	metrics   string
 	json      bool
 	quiet     bool
 }
@@ -59,6 +61,7 @@ cannot solve is refused (exit 2) and left untouched.`,
 	fl.BoolVar(&f.keepData, "keep-data", false, "keep the working data (and the outcome tables, under DIR) after the stage")
 	registerJobs(fl, &f.workers, runtime.NumCPU(), "solve jobs to run at once")
 	registerMemBudget(fl, &f.memBudget)
+	registerMetricsFlag(fl, &f.metrics)
 	fl.BoolVar(&f.json, "json", false, "print summary.json on standard output")
 	fl.BoolVar(&f.quiet, "quiet", false, "print no progress")
 	return c
@@ -77,9 +80,14 @@ func runSolve(ctx context.Context, f solveFlags, dir string) error {
 	if f.data == "" {
 		f.data = filepath.Join(dir, ".census-solve")
 	}
+	ms, err := startMetrics(f.metrics)
+	if err != nil {
+		return err
+	}
+	defer ms.stop()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if _, err := solveDir(ctx, f, dir); err != nil {
+	if _, err := solveDir(ctx, f, dir, embedded.NewMetrics(ms.registerer())); err != nil {
 		return err
 	}
 	if f.json {
@@ -108,9 +116,10 @@ func checkSolveDir(dir string) error {
 	return checkValuesDir(dir)
 }
 
-// solveDir runs the solve stage of dir with its NATS data in f.data, and
-// removes the data once it is done unless f.keepData.
-func solveDir(ctx context.Context, f solveFlags, dir string) (*schema.Solved, error) {
+// solveDir runs the solve stage of dir with its NATS data in f.data, its
+// metrics in metrics when not nil, and removes the data once it is done
+// unless f.keepData.
+func solveDir(ctx context.Context, f solveFlags, dir string, metrics *embedded.Metrics) (*schema.Solved, error) {
 	_, budget, err := memBudget(f.memBudget, f.workers)
 	if err != nil {
 		return nil, usageError{err}
@@ -119,7 +128,7 @@ func solveDir(ctx context.Context, f solveFlags, dir string) (*schema.Solved, er
 	prog := newProgress(os.Stderr, f.quiet, nil)
 	solved, err := embedded.RunSolve(ctx, embedded.SolveOptions{
 		Dir: dir, Data: f.data, Workers: f.workers, MemBudget: budget, KeepData: f.keepData,
-		Log: newLogger(f.quiet), Progress: prog.updateSolve,
+		Log: newLogger(f.quiet), Progress: prog.updateSolve, Metrics: metrics,
 	})
 	prog.done()
 	if err != nil {
@@ -135,6 +144,30 @@ func solveDir(ctx context.Context, f solveFlags, dir string) (*schema.Solved, er
 	}
 	reportSolved(f.quiet, dir, began, solved)
 	return solved, nil
+}
+
+// finishedCensus reads the summary of the finished census of run m in
+// dir, whose solve is all that is left to do, and says so on standard
+// error unless quiet: that the solve comes next, or that dir is solved
+// already.
+func finishedCensus(quiet bool, dir string, m schema.Manifest) (schema.Summary, error) {
+	var s schema.Summary
+	path := filepath.Join(dir, schema.SummaryJSONFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return s, err
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return s, fmt.Errorf("read %s: %w", path, err)
+	}
+	if !quiet {
+		next := "going on to the solve"
+		if s.Solved != nil {
+			next = "solved already"
+		}
+		fmt.Fprintf(os.Stderr, "census: %s holds the finished census of run %s, with its kept positions: %s\n", dir, m.Run, next)
+	}
+	return s, nil
 }
 
 // reportSolved says on standard error, unless quiet, that the solve stage

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -114,12 +115,12 @@ func TestSolveKilled(t *testing.T) {
 	if err := os.CopyFS(ref, os.DirFS(dir)); err != nil {
 		t.Fatal(err)
 	}
-	if _, stderr, code := census(t, "solve", ref, "--quiet", "--jobs", "2"); code != 0 {
+	if _, stderr, code := census(t, "solve", ref, "--quiet", "--jobs", "2", noMetrics); code != 0 {
 		t.Fatalf("census solve: exit %d: %s", code, stderr)
 	}
 	want, _ := readSolved(t, ref)
 
-	args := []string{"solve", dir, "--data", filepath.Join(tmp, "data"), "--jobs", "2"}
+	args := []string{"solve", dir, "--data", filepath.Join(tmp, "data"), "--jobs", "2", noMetrics}
 	env := []string{"CENSUS_LOG=debug"}
 	solveJobs := func(log string) (ids []string) {
 		for _, id := range doneJobs(log) {
@@ -215,4 +216,120 @@ func TestSolveBadInput(t *testing.T) {
 			t.Errorf("a refused solve left %s", e.Name())
 		}
 	}
+}
+
+// resumeBoard is the census the tests of a solve resumed run: eleven
+// tiers of three shards, the census in a few seconds, the solve in a
+// fraction of one.
+var resumeBoard = []string{"clobber", "3x4", "--shards", "3"}
+
+// tierWork lists the tier jobs a census process logged as done and the
+// tiers its coordinator logged as done (at level debug): evidence that it
+// ran the census, or resumed it, rather than going straight to the solve.
+func tierWork(log string) []string {
+	var work []string
+	for _, id := range doneJobs(log) {
+		if strings.HasPrefix(id, "tier-") {
+			work = append(work, id)
+		}
+	}
+	for tier := range tiersDone(log) {
+		work = append(work, fmt.Sprintf("tier %d done", tier))
+	}
+	return work
+}
+
+// TestRunSolveResumed runs census run --solve again on the outputs of a
+// census that finished: after census run --keep-positions, after a
+// census run --solve killed with SIGKILL during its solve, and after one
+// that finished. Each goes straight to the solve, resuming it, and runs
+// no tier job; each ends with the outputs of an uninterrupted census run
+// --solve, positions table included.
+func TestRunSolveResumed(t *testing.T) {
+	want, _ := embeddedRun(t, resumeBoard[0], resumeBoard[1], append([]string{"--solve", "--positions"}, resumeBoard[2:]...)...)
+	wantSolved, _ := readSolved(t, want)
+	env := []string{"CENSUS_LOG=debug"}
+	// solve is census run --solve on out and data.
+	solve := func(out, data string) []string {
+		return append([]string{"run", "--out", out, "--data", data, "--jobs", "1", noMetrics, "--solve", "--positions"}, resumeBoard...)
+	}
+	// again runs census run --solve once more and checks it ran no tier
+	// job, said it took the census from the outputs, and wrote those of
+	// the uninterrupted run; it returns its log.
+	again := func(t *testing.T, out, data, next string) string {
+		t.Helper()
+		args := solve(out, data)
+		_, stderr, code := censusWithin(t, 60*time.Second, env, args...)
+		if code != 0 {
+			t.Fatalf("census %s: exit %d: %s", strings.Join(args, " "), code, tail(stderr, 2000))
+		}
+		if work := tierWork(stderr); len(work) > 0 {
+			t.Errorf("census run --solve on a finished census ran it again: %v", work)
+		}
+		if !strings.Contains(stderr, "holds the finished census of run clobber-3x4-") || !strings.Contains(stderr, next) {
+			t.Errorf("stderr says nothing of the finished census and %q:\n%s", next, tail(stderr, 2000))
+		}
+		got := filepath.Join(out, "clobber-3x4")
+		sameOutputs(t, got, want)
+		if solved, _ := readSolved(t, got); !reflect.DeepEqual(solved, wantSolved) {
+			t.Errorf("outcomes %+v, uninterrupted %+v", solved, wantSolved)
+		}
+		checkTiersOutcomes(t, got, wantSolved)
+		if a, b := allPositions(t, got), allPositions(t, want); !reflect.DeepEqual(a, b) {
+			t.Errorf("positions of %s differ from those of an uninterrupted run: %d rows vs %d", got, len(a), len(b))
+		}
+		if _, err := os.Stat(data); !os.IsNotExist(err) {
+			t.Errorf("the working data %s is left after the run (%v)", data, err)
+		}
+		return stderr
+	}
+
+	t.Run("kept", func(t *testing.T) {
+		tmp := t.TempDir()
+		out, data := filepath.Join(tmp, "out"), filepath.Join(tmp, "data")
+		keep := append([]string{"run", "--out", out, "--data", data, "--jobs", "2", "--quiet", noMetrics, "--keep-positions", "--positions"}, resumeBoard...)
+		if _, stderr, code := census(t, keep...); code != 0 {
+			t.Fatalf("census %s: exit %d: %s", strings.Join(keep, " "), code, stderr)
+		}
+		log := again(t, out, data, "going on to the solve")
+		if !strings.Contains(log, `msg="solved tier" tier=0`) {
+			t.Errorf("census run --solve did not solve the kept census:\n%s", tail(log, 2000))
+		}
+	})
+
+	t.Run("killed in the solve, then finished", func(t *testing.T) {
+		tmp := t.TempDir()
+		out, data := filepath.Join(tmp, "out"), filepath.Join(tmp, "data")
+		p := startCensus(t, "solve", env, solve(out, data)...)
+		// The first solve job is done: the census is written, and
+		// tiers are left to solve.
+		first := func(log string) bool {
+			return slices.ContainsFunc(doneJobs(log), func(id string) bool { return strings.HasPrefix(id, "solve-") })
+		}
+		if !killWhen(p, first) {
+			t.Fatalf("census run --solve ended (or hung) before its first solve job was done: %s", tail(p.output(), 2000))
+		}
+		before := doneJobs(p.output())
+		log := again(t, out, data, "going on to the solve")
+		for _, id := range doneJobs(log) {
+			if slices.Contains(before, id) {
+				t.Errorf("job %s, done before the kill, ran again", id)
+			}
+		}
+		if !slices.ContainsFunc(doneJobs(log), func(id string) bool { return strings.HasPrefix(id, "solve-0000-") }) {
+			t.Errorf("the start after the kill did not solve tier 0:\n%s", tail(log, 2000))
+		}
+
+		summary, err := os.ReadFile(filepath.Join(out, "clobber-3x4", schema.SummaryJSONFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		log = again(t, out, data, "solved already")
+		if jobs := doneJobs(log); len(jobs) > 0 {
+			t.Errorf("census run --solve on a solved run ran %d jobs: %v", len(jobs), jobs)
+		}
+		if now, err := os.ReadFile(filepath.Join(out, "clobber-3x4", schema.SummaryJSONFile)); err != nil || string(now) != string(summary) {
+			t.Errorf("census run --solve on a solved run changed summary.json (%v)", err)
+		}
+	})
 }

@@ -74,21 +74,40 @@ func printRuns(w io.Writer, runs []coordinator.RunInfo) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tGAME\tBOARD\tSTATE\tSTAGE\tTIER\tPOSITIONS\tSTORE\tJOBS DONE\tPENDING\tFAILED\tCOORDINATOR")
 	for _, r := range runs {
+		state, stage := r.Status.State, r.Status.Stage
 		tier := fmt.Sprintf("%d/%d", r.Status.Tier, r.Status.MaxTier)
 		if r.Status.Stage != runstate.StageTier {
 			tier = fmt.Sprintf("%d tiers", r.Status.Tier)
+		}
+		done, pending, failed := r.JobsDone, r.JobsPending, r.JobsFailed
+		if s := solving(r); s != nil {
+			state, stage, tier = s.Status.State, "solve", fmt.Sprintf("%d/%d solved", s.Status.TiersDone, s.Status.Tiers)
+			done, pending, failed = s.Status.JobsDone, s.Status.JobsTotal-s.Status.JobsDone, s.JobsFailed
 		}
 		holder := r.Holder
 		if holder == "" {
 			holder = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%s\n", r.Run, r.Plan.Game, r.Plan.Board,
-			r.Status.State, r.Status.Stage, tier, r.Status.Positions, coordinator.ByteSize(r.Status.StoreBytes), r.JobsDone, r.JobsPending, r.JobsFailed, holder)
+			state, stage, tier, r.Status.Positions, coordinator.ByteSize(r.Status.StoreBytes), done, pending, failed, holder)
 	}
 	tw.Flush()
 	for _, r := range runs {
 		if r.Status.Error != "" {
 			fmt.Fprintf(w, "%s failed: %s\n", r.Run, strings.TrimSpace(r.Status.Error))
 		}
+		if s := solving(r); s != nil && s.Status.Error != "" {
+			fmt.Fprintf(w, "%s: solve failed: %s\n", r.Run, strings.TrimSpace(s.Status.Error))
+		}
 	}
+}
+
+// solving is the solve stage status shows for the run r: its solve, once
+// its census is finished (or when the server holds the solve alone); nil
+// while the census runs or failed, or when it has no solve.
+func solving(r coordinator.RunInfo) *coordinator.SolveInfo {
+	if r.Solve == nil || r.Status.State == runstate.StateRunning || r.Status.State == runstate.StateFailed {
+		return nil
+	}
+	return r.Solve
 }

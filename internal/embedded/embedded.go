@@ -63,9 +63,9 @@ type Options struct {
 	CompactMin uint64
 	Log        *slog.Logger
 	Progress   func(coordinator.Progress)
-	// Registry, when set, gets the metrics of the worker and the
-	// coordinator.
-	Registry prometheus.Registerer
+	// Metrics, when set, are the metrics of the worker and the
+	// coordinator (NewMetrics).
+	Metrics *Metrics
 	// OnServer, when set, is called with the NATS client URL once the
 	// server runs (for metrics, tests, or a second worker process).
 	OnServer func(url string)
@@ -120,7 +120,7 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 	}
 
 	stopWorker, err := startWorker(ctx, srv, worker.Config{
-		Jobs: o.Workers, Log: o.Log, Metrics: workerMetrics(o.Registry),
+		Jobs: o.Workers, Log: o.Log, Metrics: o.Metrics.worker(),
 		AckWait: o.AckWait, RetryDelay: o.RetryDelay,
 	}, url, st)
 	if err != nil {
@@ -137,7 +137,7 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		Game: o.Game, Board: o.Board, Start: o.Start, Run: o.Run,
 		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget, AckWait: o.AckWait,
 		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry, Positions: o.Positions, Keep: o.Keep,
-		Log: o.Log, Progress: o.Progress, Metrics: coordinatorMetrics(o.Registry),
+		Log: o.Log, Progress: o.Progress, Metrics: o.Metrics.coordinator(),
 		SpaceDirs: []string{o.Data}, NoSpaceCheck: o.NoSpaceCheck, CompactMin: o.CompactMin,
 		// The coordinator shares the machine with the workers: small
 		// tiers cost it no more than them, without a barrier each.
@@ -234,18 +234,35 @@ func (l *serverLog) Errorf(format string, v ...any) {
 	}
 }
 
-func workerMetrics(reg prometheus.Registerer) *worker.Metrics {
-	if reg == nil {
-		return nil
-	}
-	return worker.NewMetrics(reg)
+// Metrics are the metrics of the worker and the coordinator of this
+// process, which a census and its stages share: census run --solve serves
+// both stages' on one endpoint.
+type Metrics struct {
+	Worker      *worker.Metrics
+	Coordinator *coordinator.Metrics
 }
 
-func coordinatorMetrics(reg prometheus.Registerer) *coordinator.Metrics {
+// NewMetrics creates the metrics of a worker and a coordinator and
+// registers them with reg; nil, no metrics, when reg is nil.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
 	if reg == nil {
 		return nil
 	}
-	return coordinator.NewMetrics(reg)
+	return &Metrics{Worker: worker.NewMetrics(reg), Coordinator: coordinator.NewMetrics(reg)}
+}
+
+func (m *Metrics) worker() *worker.Metrics {
+	if m == nil {
+		return nil
+	}
+	return m.Worker
+}
+
+func (m *Metrics) coordinator() *coordinator.Metrics {
+	if m == nil {
+		return nil
+	}
+	return m.Coordinator
 }
 
 // Clean removes what a finished run kept in its data directory (the NATS

@@ -19,7 +19,7 @@ func TestMetrics(t *testing.T) {
 	tmp := t.TempDir()
 	_, err := embedded.Run(context.Background(), embedded.Options{
 		Game: "clobber", Board: "2x6", Run: "metrics-test", Out: filepath.Join(tmp, "out"),
-		Data: filepath.Join(tmp, "data"), Workers: 2, Shards: 3, MemBudget: 16 << 20, Registry: reg,
+		Data: filepath.Join(tmp, "data"), Workers: 2, Shards: 3, MemBudget: 16 << 20, Metrics: embedded.NewMetrics(reg),
 	})
 	if err != nil {
 		t.Fatal(err)

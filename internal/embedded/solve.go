@@ -32,6 +32,9 @@ type SolveOptions struct {
 	Log      *slog.Logger
 	// Progress, when set, is told how the stage is going.
 	Progress func(coordinator.SolveProgress)
+	// Metrics, when set, are the metrics of the worker and the
+	// coordinator: the census's, when both run in one process.
+	Metrics *Metrics
 }
 
 // RunSolve runs the solve stage of the finished run in o.Dir as jobs on an
@@ -60,7 +63,7 @@ func RunSolve(ctx context.Context, o SolveOptions) (*schema.Solved, error) {
 	if err != nil {
 		return nil, err
 	}
-	stopWorker, err := startWorker(ctx, srv, worker.Config{Jobs: max(o.Workers, 1), Log: o.Log}, url, st)
+	stopWorker, err := startWorker(ctx, srv, worker.Config{Jobs: max(o.Workers, 1), Log: o.Log, Metrics: o.Metrics.worker()}, url, st)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +75,7 @@ func RunSolve(ctx context.Context, o SolveOptions) (*schema.Solved, error) {
 	defer cconn.Close()
 	solved, err := coordinator.StartSolve(ctx, coordinator.SolveConfig{
 		Dir: o.Dir, Run: coordinator.SolveRunID(m), Store: st, StoreURL: url, MemBudget: o.MemBudget,
-		Log: o.Log, KeepBlobs: o.KeepData, Progress: o.Progress,
+		Log: o.Log, KeepBlobs: o.KeepData, Progress: o.Progress, Metrics: o.Metrics.coordinator(),
 	}, cconn)
 	if cause := context.Cause(ctx); err != nil && errors.Is(cause, ErrNATSStore) {
 		return nil, cause
