@@ -291,7 +291,7 @@ func (r *censusRun) stages(ctx context.Context, res *coordinator.Result, solved 
 	f := r.f
 	var err error
 	if f.values {
-		tuneValuesCollector(total)
+		tuneValuesCollector(r.budget * int64(f.jobs))
 		vo := f.valuesOpts
 		vo.data, vo.keepData, vo.workers, vo.quiet = filepath.Join(r.dataDir, "values"), f.keepData, f.jobs, f.quiet
 		if res.Summary.Values, err = valueDir(ctx, vo, r.outDir); err != nil {
