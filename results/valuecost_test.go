@@ -34,8 +34,11 @@ func checkLevels(t *testing.T, v valueRun) {
 			t.Errorf("size %d: mean form %v nodes, largest %d", l.Size, l.MeanNodes, l.MaxNodes)
 		}
 	}
-	if pieces != v.PiecesTranslated || capped != v.ValuesCapped {
-		t.Errorf("the levels hold %d pieces, %d capped; the summary %d, %d", pieces, capped, v.PiecesTranslated, v.ValuesCapped)
+	if pieces != v.PiecesTranslated-v.PiecesNotValued || capped != v.ValuesCapped {
+		t.Errorf("the levels hold %d pieces, %d capped; the summary %d valued, %d capped", pieces, capped, v.PiecesTranslated-v.PiecesNotValued, v.ValuesCapped)
+	}
+	if last := v.Levels[len(v.Levels)-1].Size; v.Partial() && last > v.MaxSize {
+		t.Errorf("a run valued up to size %d has a level of size %d", v.MaxSize, last)
 	}
 }
 
@@ -72,7 +75,7 @@ func valueCostTables(runs []valueRun) string {
 		if len(v.Levels) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\n#### %s %s\n\n", strings.ToUpper(v.Game[:1])+v.Game[1:], v.Board)
+		fmt.Fprintf(&b, "\n#### %s %s\n\n", strings.ToUpper(v.Game[:1])+v.Game[1:], boardLabel(v))
 		b.WriteString("| size | pieces | jobs | wall s | pieces per wall s | CPU s | load s | capped | mean form nodes | largest form |\n")
 		b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 		var all schema.ValueLevel

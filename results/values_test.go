@@ -169,7 +169,7 @@ func TestValuesConsistent(t *testing.T) {
 			if want := filepath.Join("values", v.Game+"-"+v.Board+".json"); v.path != want {
 				t.Errorf("the file of %s %s is %s, want %s", v.Game, v.Board, v.path, want)
 			}
-			if want := "census run " + v.Game + " " + v.Board + " --values"; v.Command != want {
+			if want := valuesCommand(v); v.Command != want {
 				t.Errorf("command %q, want %q", v.Command, want)
 			}
 			if s, ok := publishedSummary(t, v.Game, v.Board); ok {
@@ -185,11 +185,17 @@ func TestValuesConsistent(t *testing.T) {
 					t.Errorf("outcome table %v, want the keys %v", m, outcomeClasses)
 				}
 			}
-			if n := sumClasses(v.OutcomesTranslated); n != v.PiecesTranslated {
-				t.Errorf("outcomes_translated adds up to %d, pieces_translated is %d", n, v.PiecesTranslated)
+			// A partial run values the pieces up to a size: its classes
+			// add up to the pieces valued, and its symmetric classes to
+			// at most the board's.
+			if n := sumClasses(v.OutcomesTranslated); n != v.PiecesTranslated-v.PiecesNotValued {
+				t.Errorf("outcomes_translated adds up to %d, pieces_translated less pieces_not_valued is %d", n, v.PiecesTranslated-v.PiecesNotValued)
 			}
-			if n := sumClasses(v.OutcomesSymmetric); n != v.PiecesSymmetric {
+			if n := sumClasses(v.OutcomesSymmetric); n != v.PiecesSymmetric && !(v.Partial() && n < v.PiecesSymmetric) {
 				t.Errorf("outcomes_symmetric adds up to %d, pieces_symmetric is %d", n, v.PiecesSymmetric)
+			}
+			if v.Partial() != (v.PiecesNotValued > 0) {
+				t.Errorf("values_max_size %d with %d pieces not valued", v.MaxSize, v.PiecesNotValued)
 			}
 			// A symmetric class holds at least one translated piece and,
 			// since a symmetry keeps the value, all of one outcome class.
@@ -219,6 +225,30 @@ func TestValuesConsistent(t *testing.T) {
 			checkLevels(t, v)
 		})
 	}
+}
+
+// boardLabel is the board of a value summary as the tables name it, with
+// the largest piece size valued when the run is partial.
+func boardLabel(v valueRun) string {
+	if !v.Partial() {
+		return v.Board
+	}
+	unit := "squares"
+	if v.Game == "clobber" {
+		unit = "stones"
+	}
+	return fmt.Sprintf("%s (partial: pieces of up to %d %s)", v.Board, v.MaxSize, unit)
+}
+
+// valuesCommand is the command that writes the value summary of v: the
+// census with its values stage, up to the largest size valued when the
+// run is partial.
+func valuesCommand(v valueRun) string {
+	c := "census run " + v.Game + " " + v.Board + " --values"
+	if v.Partial() {
+		c += fmt.Sprintf(" --max-size %d", v.MaxSize)
+	}
+	return c
 }
 
 func TestNegatedBySymmetry(t *testing.T) {
@@ -255,7 +285,7 @@ func valuesTable(runs []valueRun) string {
 	b.WriteString("| game | board | translated | L | R | N | P | symmetric | L | R | N | P | distinct values | capped | wall time | peak RSS |\n")
 	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, v := range runs {
-		fmt.Fprintf(&b, "| %s | %s | %s", v.Game, v.Board, commas(v.PiecesTranslated))
+		fmt.Fprintf(&b, "| %s | %s | %s", v.Game, boardLabel(v), commas(v.PiecesTranslated))
 		for _, c := range outcomeClasses {
 			fmt.Fprintf(&b, " | %s", commas(v.OutcomesTranslated[c]))
 		}

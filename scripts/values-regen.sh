@@ -25,11 +25,13 @@ for f in ${files:-"$root"/results/values/*.json}; do
 	game=$(jq -r .game "$f")
 	board=$(jq -r .board "$f")
 	start=$(jq -r .start "$f")
+	# A partial run values the pieces up to the size it names.
+	maxsize=$(jq -r '.values_max_size // 0' "$f")
 	rm -rf "$out/$game-$board"
-	/usr/bin/time -v -o "$out/$game-$board.time" "$census" run "$game" "$board" --start "$start" --values --quiet \
-		--metrics-addr '' --out "$out" >/dev/null
+	/usr/bin/time -v -o "$out/$game-$board.time" "$census" run "$game" "$board" --start "$start" --values --max-size "$maxsize" \
+		--quiet --metrics-addr '' --out "$out" >/dev/null
 	summary=$out/$game-$board/summary.json
-	keys='{pieces_translated, pieces_symmetric, self_negative_symmetric, outcomes_translated, outcomes_symmetric, distinct_values, values_capped}'
+	keys='{pieces_translated, pieces_symmetric, self_negative_symmetric, outcomes_translated, outcomes_symmetric, distinct_values, values_capped, values_max_size, pieces_not_valued}'
 	got=$(jq -cS "$keys" "$summary")
 	want=$(jq -cS "$keys" "$f")
 	wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$out/$game-$board.time")
@@ -45,7 +47,8 @@ for f in ${files:-"$root"/results/values/*.json}; do
 		jq --slurpfile s "$summary" --argjson wall "$seconds" --argjson rss "$rss" \
 			'{game, board, start, command, pieces_translated, pieces_symmetric, self_negative_symmetric,
 			outcomes_translated, outcomes_symmetric, distinct_values, values_capped,
-			levels: $s[0].levels, wall_seconds: $wall, peak_rss_kib: $rss}' "$f" >"$f.tmp"
+			levels: $s[0].levels, wall_seconds: $wall, peak_rss_kib: $rss}
+			+ if .values_max_size then {values_max_size, pieces_not_valued} else {} end' "$f" >"$f.tmp"
 		mv "$f.tmp" "$f"
 	fi
 done
