@@ -129,3 +129,19 @@ func ReadManifest(dir string) (Manifest, error) {
 	}
 	return m, nil
 }
+
+// ReadSummaryJSON reads the summary.json of the run in dir. It returns an
+// error wrapping fs.ErrNotExist when there is none, and an error naming the
+// file when it cannot be read or parsed.
+func ReadSummaryJSON(dir string) (Summary, error) {
+	var s Summary
+	p := filepath.Join(dir, SummaryJSONFile)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return s, fmt.Errorf("read summary: %w", err)
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return s, fmt.Errorf("read summary %s: %w", p, err)
+	}
+	return s, nil
+}

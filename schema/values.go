@@ -66,6 +66,11 @@ type Values struct {
 // Partial tells whether some pieces were left without a value.
 func (v *Values) Partial() bool { return v != nil && v.MaxSize > 0 }
 
+// LeftUnvalued tells whether a piece of size stones or squares is one a
+// partial stage left without a value: larger than MaxSize. Any other piece
+// of a valued run has a value.
+func (v *Values) LeftUnvalued(size int) bool { return v.Partial() && size > v.MaxSize }
+
 // ValueLevel is the cost of valuing the pieces of one size: its jobs' time,
 // and the sizes of the forms they found.
 type ValueLevel struct {

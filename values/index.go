@@ -18,11 +18,14 @@ var ErrNotValued = errors.New("run not valued")
 // Index answers what a position of a valued run is worth: it holds the
 // value of every piece of the run's pieces table, read once, and values a
 // position by splitting it into pieces, looking each one up and adding
-// their canonical forms. It is not safe for concurrent use (its table
-// memoises sums).
+// their canonical forms. The run may be partial (census values
+// --max-size): its pieces larger than MaxSize are indexed without a value.
+// It is not safe for concurrent use (its table memoises sums).
 type Index struct {
 	game  games.Game
 	table *cgt.Table
+	// maxSize is the run's values_max_size, 0 when every piece is valued.
+	maxSize int
 	// keys is sorted; vals[i] is the value of keys[i].
 	keys []games.PieceKey
 	vals []entry
@@ -30,19 +33,27 @@ type Index struct {
 	pieces []games.Piece
 }
 
-// entry is one piece's value: its canonical form unless capped.
+// entry is one piece's value: its canonical form unless capped, nothing
+// (not even its outcome) when unvalued.
 type entry struct {
-	id      cgt.ID
-	outcome cgt.Outcome
-	capped  bool
+	id       cgt.ID
+	outcome  cgt.Outcome
+	capped   bool
+	unvalued bool
 }
 
 // LoadIndex reads the pieces table of the finished, valued run in dir
 // (OUT/GAME-BOARD). A value string is parsed once however many pieces
-// share it. It fails with an error wrapping ErrNotValued when a piece has
-// no value, and when the table cannot be read.
+// share it. In a partial run (summary.json's values_max_size) the pieces
+// larger than values_max_size are indexed as unvalued. It fails with an
+// error wrapping ErrNotValued when any other piece has no value, and when
+// the run's files cannot be read.
 func LoadIndex(dir string) (*Index, error) {
 	m, err := schema.ReadManifest(dir)
+	if err != nil {
+		return nil, fmt.Errorf("load values of %s: %w", dir, err)
+	}
+	s, err := schema.ReadSummaryJSON(dir)
 	if err != nil {
 		return nil, fmt.Errorf("load values of %s: %w", dir, err)
 	}
@@ -55,11 +66,20 @@ func LoadIndex(dir string) (*Index, error) {
 		return nil, fmt.Errorf("load values of %s: %w", dir, err)
 	}
 	x := &Index{game: g, table: cgt.NewTable()}
+	if s.Partial() {
+		x.maxSize = s.MaxSize
+	}
 	parsed := map[string]cgt.ID{}
 	for _, part := range parts {
 		err := schema.ScanPiecesFile(part, func(p schema.Piece) error {
+			key := games.PieceKey{Hi: p.KeyHi, Lo: p.KeyLo}
 			if !p.Valued {
-				return fmt.Errorf("piece %s of %s: %w (run census values %s)", p.Picture, part, ErrNotValued, dir)
+				if !s.LeftUnvalued(int(p.Size)) {
+					return fmt.Errorf("piece %s of %s: %w (run census values %s)", p.Picture, part, ErrNotValued, dir)
+				}
+				x.keys = append(x.keys, key)
+				x.vals = append(x.vals, entry{unvalued: true})
+				return nil
 			}
 			e := entry{outcome: outcomeOf(p.Outcome), capped: p.ValueCapped}
 			if e.outcome == 0 {
@@ -75,7 +95,7 @@ func LoadIndex(dir string) (*Index, error) {
 				}
 				e.id = id
 			}
-			x.keys = append(x.keys, games.PieceKey{Hi: p.KeyHi, Lo: p.KeyLo})
+			x.keys = append(x.keys, key)
 			x.vals = append(x.vals, e)
 			return nil
 		})
@@ -119,24 +139,33 @@ func (x *Index) Game() games.Game { return x.game }
 // Table is the table the answers' forms belong to.
 func (x *Index) Table() *cgt.Table { return x.table }
 
-// Len is the number of pieces indexed.
+// Len is the number of pieces indexed, valued or not.
 func (x *Index) Len() int { return len(x.keys) }
+
+// MaxSize is the size (stones for Clobber, squares otherwise) of the
+// largest pieces a partial run valued, its values_max_size: larger pieces
+// are indexed without a value. It is 0 when every piece is valued.
+func (x *Index) MaxSize() int { return x.maxSize }
 
 // Answer is the value of one position.
 type Answer struct {
 	// Sum is the sum of the canonical forms of the pieces that have one:
-	// the position's value when Capped and Missing are empty.
+	// the position's value when Capped, Missing and NotValued are empty.
 	Sum cgt.ID
 	// Outcome is the outcome class of the position, 0 when it is not
 	// decided by what the index knows.
 	Outcome cgt.Outcome
 	// Capped are the pieces whose forms are capped (their outcomes are
-	// known), Missing those not in the index, as translated keys.
-	Capped, Missing []games.PieceKey
+	// known), Missing those not in the index, NotValued those larger than
+	// a partial run's MaxSize (nothing is known of them), as translated
+	// keys.
+	Capped, Missing, NotValued []games.PieceKey
 }
 
 // Complete reports whether a is the position's exact value.
-func (a Answer) Complete() bool { return len(a.Capped) == 0 && len(a.Missing) == 0 }
+func (a Answer) Complete() bool {
+	return len(a.Capped) == 0 && len(a.Missing) == 0 && len(a.NotValued) == 0
+}
 
 // Value values the position pos of the index's game.
 func (x *Index) Value(pos uint64) Answer {
@@ -152,6 +181,8 @@ func (x *Index) Value(pos uint64) Answer {
 		switch {
 		case !ok:
 			a.Missing = append(a.Missing, k)
+		case e.unvalued:
+			a.NotValued = append(a.NotValued, k)
 		case e.capped:
 			a.Capped = append(a.Capped, k)
 			cappedOutcomes = append(cappedOutcomes, e.outcome)
@@ -159,7 +190,9 @@ func (x *Index) Value(pos uint64) Answer {
 			a.Sum = x.table.Add(a.Sum, e.id)
 		}
 	}
-	if len(a.Missing) == 0 {
+	// A missing or unvalued piece could be any game, so the sum's outcome
+	// is decided only without one.
+	if len(a.Missing) == 0 && len(a.NotValued) == 0 {
 		a.Outcome = sumOutcome(x.table.Outcome(a.Sum), cappedOutcomes)
 	}
 	return a
@@ -212,8 +245,9 @@ func (x *Index) Position(diagram string) (uint64, error) {
 
 // String writes a's value in CGSuite's notation: the sum's canonical
 // form when a is complete; otherwise the sum of the known pieces (left out
-// when 0) followed by capped(PICTURE) for each capped piece and
-// missing(PICTURE) for each piece not in the index, joined by " + ".
+// when 0) followed by capped(PICTURE) for each capped piece,
+// missing(PICTURE) for each piece not in the index and unvalued(PICTURE)
+// for each piece larger than a partial run's MaxSize, joined by " + ".
 func (x *Index) String(a Answer) string {
 	if a.Complete() {
 		return x.table.String(a.Sum)
@@ -227,6 +261,9 @@ func (x *Index) String(a Answer) string {
 	}
 	for _, k := range a.Missing {
 		parts = append(parts, "missing("+x.game.Picture(k)+")")
+	}
+	for _, k := range a.NotValued {
+		parts = append(parts, "unvalued("+x.game.Picture(k)+")")
 	}
 	return strings.Join(parts, " + ")
 }

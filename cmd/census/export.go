@@ -51,11 +51,15 @@ type exportFlags struct {
 }
 
 // exportPiece is one exported piece: its key at the level and, with
-// --values, its outcome class and canonical form ("" when capped).
+// --values, its outcome class and canonical form ("" when capped), both
+// "" when a partial values run left it unvalued.
 type exportPiece struct {
 	key            games.PieceKey
 	outcome, value string
 }
+
+// unvalued tells whether a partial values run left p without a value.
+func (p exportPiece) unvalued() bool { return p.outcome == "" }
 
 func exportCmd() *cobra.Command {
 	var f exportFlags
@@ -106,7 +110,11 @@ so that pieces[i].CanonicalForm can be checked against values[i] in CGSuite.
 A value over the values stage's cap is the empty string; its outcome class
 is still exact. At the negation level a class drawn by the negative of the
 pieces that occurred gets the negated value and the outcome with L and R
-swapped.
+swapped. A partial values run (census values --max-size N) left the pieces
+larger than N without a value: they are exported all the same, so that the
+count stays the level's, with their outcome and value empty in --format
+list (the grid string and two tabs) and nil in the script's lists, whose
+header says N.
 
 The output goes to standard output, or to --out FILE (written whole or not at
 all).`,
@@ -122,7 +130,7 @@ all).`,
 	fl.StringVar(&f.format, "format", formatCGSuite, "cgsuite (a CGSuite script) or list (one grid string per line)")
 	fl.StringVar(&f.level, "level", "symmetric", "translated, symmetric or negation")
 	fl.StringVar(&f.out, "out", "", "file to write (default standard output)")
-	fl.BoolVar(&f.values, "values", false, "add each piece's outcome class and canonical form (a valued run only)")
+	fl.BoolVar(&f.values, "values", false, "add each piece's outcome class and canonical form (a valued run only; a partial one leaves larger pieces empty)")
 	return c
 }
 
@@ -148,7 +156,13 @@ func runExport(stdout io.Writer, f exportFlags, dir string) error {
 	if err != nil {
 		return usagef("%s: run.json: %v", dir, err)
 	}
-	pieces, err := exportPieces(dir, m, level, f.values)
+	var vals *schema.Values
+	if f.values {
+		if vals, err = readValues(dir); err != nil {
+			return err
+		}
+	}
+	pieces, err := exportPieces(dir, m, level, vals)
 	if err != nil {
 		return err
 	}
@@ -162,7 +176,7 @@ func runExport(stdout io.Writer, f exportFlags, dir string) error {
 					fmt.Fprintln(bw, g.CGSuite(p.key))
 				}
 			}
-		} else if err := writeCGSuiteScript(bw, g, m, level, pieces, f.values); err != nil {
+		} else if err := writeCGSuiteScript(bw, g, m, level, pieces, vals); err != nil {
 			return err
 		}
 		return bw.Flush()
@@ -192,11 +206,28 @@ func readManifest(dir string) (schema.Manifest, error) {
 	return m, nil
 }
 
+// readValues reads what the values stage wrote into the summary of the run
+// in dir. A run not valued, or without a readable summary.json, is a usage
+// error naming it.
+func readValues(dir string) (*schema.Values, error) {
+	s, err := schema.ReadSummaryJSON(dir)
+	if err != nil {
+		return nil, usagef("--values: DIR %s: %v", dir, err)
+	}
+	if s.Values == nil {
+		return nil, usagef("--values: %s is not valued (run census values %s first)", dir, dir)
+	}
+	return s.Values, nil
+}
+
 // exportPieces reads every pieces part of the run in dir and returns the
-// distinct pieces at level, in key order, with their values when values is
-// set. A part of another table version, game or board, and with values a
-// run that is not valued, is a usage error naming it.
-func exportPieces(dir string, m schema.Manifest, level exportLevel, values bool) ([]exportPiece, error) {
+// distinct pieces at level, in key order, with their values when vals
+// (the run's, from its summary) is not nil; a piece a partial run left
+// without a value has none. A part of another table version, game or
+// board, and with vals a piece without a value that vals says was valued,
+// is a usage error naming it.
+func exportPieces(dir string, m schema.Manifest, level exportLevel, vals *schema.Values) ([]exportPiece, error) {
+	values := vals != nil
 	parts, err := schema.PiecesParts(dir)
 	if err != nil {
 		return nil, err
@@ -209,7 +240,11 @@ func exportPieces(dir string, m schema.Manifest, level exportLevel, values bool)
 			}
 			e := exportPiece{key: level.key(p)}
 			if values {
-				if !p.Valued {
+				switch {
+				case !p.Valued && vals.LeftUnvalued(int(p.Size)):
+					pieces = append(pieces, e)
+					return nil
+				case !p.Valued:
 					return usagef("--values: %s is not valued (run census values %s first)", part, dir)
 				}
 				e.outcome, e.value = p.Outcome, p.Value
@@ -276,9 +311,11 @@ func comparePieceKeys(a, b games.PieceKey) int {
 }
 
 // writeCGSuiteScript writes pieces as a CGSuite script that assigns the list
-// of their positions to the variable pieces and, with values, their outcome
-// classes and canonical forms to the lists of strings outcomes and values.
-func writeCGSuiteScript(w io.Writer, g games.Game, m schema.Manifest, level exportLevel, pieces []exportPiece, values bool) error {
+// of their positions to the variable pieces and, with vals (the run's
+// values, nil without --values), their outcome classes and canonical forms
+// to the lists of strings outcomes and values, nil for a piece a partial
+// run left unvalued.
+func writeCGSuiteScript(w io.Writer, g games.Game, m schema.Manifest, level exportLevel, pieces []exportPiece, vals *schema.Values) error {
 	ruleset, err := all.CGSuiteRuleset(g.Name())
 	if err != nil {
 		return err
@@ -291,11 +328,16 @@ func writeCGSuiteScript(w io.Writer, g games.Game, m schema.Manifest, level expo
 		"NAME a CGScript identifier, and enter NAME() on the Worksheet: the variable",
 		"pieces then holds the list of positions.",
 	}
-	if values {
+	if vals != nil {
 		header = append(header,
 			"outcomes[i] is the outcome class of pieces[i] (L, R, N or P) and values[i]",
 			"its canonical form in CGSuite's notation, as a string (\"\" when it was over",
 			"the values stage's cap; the outcome class is exact all the same).")
+	}
+	if vals.Partial() {
+		header = append(header, fmt.Sprintf(
+			"A partial values run: only pieces of up to %d %s were valued; both are nil\nfor a larger piece (summary.json values_max_size, pieces_not_valued).",
+			vals.MaxSize, sizeUnit(g.Name())))
 	}
 	for _, h := range strings.Split(strings.Join(header, "\n"), "\n") {
 		fmt.Fprintf(w, "// %s\n", h)
@@ -314,9 +356,16 @@ func writeCGSuiteScript(w io.Writer, g games.Game, m schema.Manifest, level expo
 	// Grid strings hold only CharMap characters and '|', outcomes letters
 	// and canonical forms none of '"' and '\\': nothing to escape.
 	list("pieces", func(p exportPiece) string { return fmt.Sprintf("%s(\"%s\")", ruleset, g.CGSuite(p.key)) })
-	if values {
-		list("outcomes", func(p exportPiece) string { return `"` + p.outcome + `"` })
-		list("values", func(p exportPiece) string { return `"` + p.value + `"` })
+	if vals != nil {
+		// A piece a partial run left unvalued has neither: nil.
+		quote := func(p exportPiece, s string) string {
+			if p.unvalued() {
+				return "nil"
+			}
+			return `"` + s + `"`
+		}
+		list("outcomes", func(p exportPiece) string { return quote(p, p.outcome) })
+		list("values", func(p exportPiece) string { return quote(p, p.value) })
 	}
 	return nil
 }

@@ -45,6 +45,12 @@ in the value; the outcome is still given when the other pieces decide it
 (every other piece 0, or all of one sign). With --json each answer is a
 JSON object on a line of its own.
 
+DIR may be a partial values run (census values --max-size N): a piece
+larger than N, left without a value, is written unvalued(PICTURE) in the
+value and, like a missing piece, leaves the outcome undecided. The answers
+then start with a line "# partial values run: ..." saying N, and with
+--json each object has "values_max_size": N.
+
 A DIR that is not a valued run, or a malformed diagram, is refused (exit 2)
 naming it, before any answer is printed.`,
 		Example: `  census run clobber 3x4 --values --out results
@@ -73,13 +79,18 @@ type valueAnswer struct {
 	Diagram string `json:"diagram"`
 	// Outcome is L, R, N or P, or null when it is not decided.
 	Outcome *string `json:"outcome"`
-	// Value is the canonical form, or null when a piece is capped or
-	// missing.
+	// Value is the canonical form, or null when a piece is capped,
+	// missing or not valued.
 	Value *string `json:"value"`
 	// Known is the sum of the pieces with a form.
 	Known   string   `json:"known"`
 	Capped  []string `json:"capped"`
 	Missing []string `json:"missing"`
+	// NotValued are the pieces larger than a partial run's
+	// values_max_size.
+	NotValued []string `json:"not_valued"`
+	// MaxSize is the run's values_max_size, only in a partial run.
+	MaxSize int `json:"values_max_size,omitempty"`
 }
 
 func runValue(f valueFlags, dir string, diagrams []string, stdin io.Reader, stdout io.Writer) error {
@@ -129,6 +140,10 @@ func runValue(f valueFlags, dir string, diagrams []string, stdin io.Reader, stdo
 		}
 	}
 	w := bufio.NewWriter(stdout)
+	if x.MaxSize() > 0 && !f.json {
+		fmt.Fprintf(w, "# partial values run: pieces of up to %d %s valued; unvalued(PICTURE) is a larger piece, not valued\n",
+			x.MaxSize(), sizeUnit(x.Game().Name()))
+	}
 	for i, d := range diagrams {
 		if err := writeAnswer(w, x, d, x.Value(positions[i]), f.json); err != nil {
 			return err
@@ -146,7 +161,11 @@ func writeAnswer(w io.Writer, x *values.Index, diagram string, a values.Answer, 
 		_, err := fmt.Fprintf(w, "%s\t%s\t%s\n", diagram, outcome, x.String(a))
 		return err
 	}
-	j := valueAnswer{Diagram: diagram, Known: x.Table().String(a.Sum), Capped: pictures(x, a.Capped), Missing: pictures(x, a.Missing)}
+	j := valueAnswer{
+		Diagram: diagram, Known: x.Table().String(a.Sum),
+		Capped: pictures(x, a.Capped), Missing: pictures(x, a.Missing), NotValued: pictures(x, a.NotValued),
+		MaxSize: x.MaxSize(),
+	}
 	if a.Outcome != 0 {
 		j.Outcome = &outcome
 	}

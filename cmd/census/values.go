@@ -219,9 +219,9 @@ func valueDir(ctx context.Context, f valuesFlags, dir string) (*schema.Values, e
 // writePartial says what a partial stage left without a value, and how to
 // extend it from the data it kept.
 func writePartial(w io.Writer, vals *schema.Values, dir, data string) {
-	unit := "squares"
-	if m, err := schema.ReadManifest(dir); err == nil && m.Game == "clobber" {
-		unit = "stones"
+	unit := sizeUnit("")
+	if m, err := schema.ReadManifest(dir); err == nil {
+		unit = sizeUnit(m.Game)
 	}
 	extend := "census values " + dir
 	if data != filepath.Join(dir, defaultValuesData) {
@@ -229,6 +229,15 @@ func writePartial(w io.Writer, vals *schema.Values, dir, data string) {
 	}
 	fmt.Fprintf(w, "partial: pieces of up to %d %s valued, %d larger pieces not valued; the working data stays in %s, and %s values the rest\n",
 		vals.MaxSize, unit, vals.PiecesNotValued, data, extend)
+}
+
+// sizeUnit is what the size of a piece of game counts: stones for
+// Clobber, squares otherwise.
+func sizeUnit(game string) string {
+	if game == "clobber" {
+		return "stones"
+	}
+	return "squares"
 }
 
 // writeLevels prints what valuing cost by piece size, as summary.json's

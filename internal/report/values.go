@@ -73,7 +73,7 @@ func loadValues(dir string, s schema.Summary) ([]SizeValues, error) {
 	for _, path := range paths {
 		err := schema.ScanPiecesFile(path, func(p schema.Piece) error {
 			if !p.Valued {
-				if s.Partial() && int(p.Size) > s.MaxSize {
+				if s.LeftUnvalued(int(p.Size)) {
 					return nil
 				}
 				return errors.New("a piece without a value")
