@@ -3,6 +3,7 @@ package values
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -54,6 +55,10 @@ func LoadIndex(dir string) (*Index, error) {
 		return nil, fmt.Errorf("load values of %s: %w", dir, err)
 	}
 	s, err := schema.ReadSummaryJSON(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A run without its summary is not finished, so not valued.
+		return nil, fmt.Errorf("load values of %s: no %s: %w", dir, schema.SummaryJSONFile, ErrNotValued)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("load values of %s: %w", dir, err)
 	}

@@ -228,11 +228,20 @@ func TestValueCommand(t *testing.T) {
 	if _, stderr, code := census(t, "run", "clobber", "2x4", "--out", plain, "--quiet"); code != 0 {
 		t.Fatalf("census run: exit %d: %s", code, stderr)
 	}
+	// A run whose summary.json is gone is not a finished run.
+	noSummary := t.TempDir()
+	if _, stderr, code := census(t, "run", "clobber", "2x4", "--out", noSummary, "--quiet"); code != 0 {
+		t.Fatalf("census run: exit %d: %s", code, stderr)
+	}
+	if err := os.Remove(filepath.Join(noSummary, "clobber-2x4", "summary.json")); err != nil {
+		t.Fatal(err)
+	}
 	for _, bad := range []struct {
 		args  []string
 		names string
 	}{
 		{[]string{"value", dir, "xoxo/oxox/xoxo"}, "xoxo/oxox/xoxo"},
+		{[]string{"value", filepath.Join(noSummary, "clobber-2x4"), "xoxo/oxox"}, "summary.json"},
 		{[]string{"value", dir, "xoxo/oxoq"}, "xoxo/oxoq"},
 		{[]string{"value", dir, "xo../....", "xoxoo/oxox"}, "xoxoo/oxox"},
 		{[]string{"value", filepath.Join(plain, "clobber-2x4"), "xoxo/oxox"}, "not valued"},
