@@ -27,8 +27,10 @@ for f in ${files:-"$root"/results/values/*.json}; do
 	start=$(jq -r .start "$f")
 	# A partial run values the pieces up to the size it names.
 	maxsize=$(jq -r '.values_max_size // 0' "$f")
+	# A board whose value jobs hold more than the default budget names its own.
+	budget=$(jq -r .command "$f" | sed -n 's/.*--mem-budget \([^ ]*\).*/\1/p')
 	rm -rf "$out/$game-$board"
-	/usr/bin/time -v -o "$out/$game-$board.time" "$census" run "$game" "$board" --start "$start" --values --max-size "$maxsize" \
+	/usr/bin/time -v -o "$out/$game-$board.time" "$census" run "$game" "$board" --start "$start" --values --max-size "$maxsize" ${budget:+--mem-budget "$budget"} \
 		--quiet --metrics-addr '' --out "$out" >/dev/null
 	summary=$out/$game-$board/summary.json
 	keys='{pieces_translated, pieces_symmetric, self_negative_symmetric, outcomes_translated, outcomes_symmetric, distinct_values, values_capped, values_max_size, pieces_not_valued}'
