@@ -472,15 +472,11 @@ func (s *solveStage) finish(ctx context.Context) (*schema.Solved, error) {
 // (pos), after checking that they count every position of the run, then
 // rewrites run.json.
 func writeSolved(ctx context.Context, dir string, solved *schema.Solved, pos *positionOutcomes) error {
-	summaryPath := filepath.Join(dir, schema.SummaryJSONFile)
-	var s schema.Summary
-	data, err := os.ReadFile(summaryPath)
+	s, err := schema.ReadSummaryJSON(dir)
 	if err != nil {
-		return fmt.Errorf("read %s: %w", summaryPath, err)
+		return err
 	}
-	if err := json.Unmarshal(data, &s); err != nil {
-		return fmt.Errorf("read %s: %w", summaryPath, err)
-	}
+	summaryPath := filepath.Join(dir, schema.SummaryJSONFile)
 	var n uint64
 	for _, c := range solved.Outcomes {
 		n += c

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -427,15 +426,11 @@ func writeValues(ctx context.Context, dir string, v *values.Valuer, costs []sche
 		}
 	}
 	vals := c.values()
-	summaryPath := filepath.Join(dir, schema.SummaryJSONFile)
-	var s schema.Summary
-	data, err := os.ReadFile(summaryPath)
+	s, err := schema.ReadSummaryJSON(dir)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", summaryPath, err)
+		return nil, err
 	}
-	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("read %s: %w", summaryPath, err)
-	}
+	summaryPath := filepath.Join(dir, schema.SummaryJSONFile)
 	s.Values = vals
 	if err := schema.WriteFileAtomic(summaryPath, func(w io.Writer) error { return writeJSON(w, s) }); err != nil {
 		return nil, fmt.Errorf("write %s: %w", summaryPath, err)

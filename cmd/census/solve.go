@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -151,14 +150,9 @@ func solveDir(ctx context.Context, f solveFlags, dir string, metrics *embedded.M
 // error unless quiet: that the solve comes next, or that dir is solved
 // already.
 func finishedCensus(quiet bool, dir string, m schema.Manifest) (schema.Summary, error) {
-	var s schema.Summary
-	path := filepath.Join(dir, schema.SummaryJSONFile)
-	data, err := os.ReadFile(path)
+	s, err := schema.ReadSummaryJSON(dir)
 	if err != nil {
 		return s, err
-	}
-	if err := json.Unmarshal(data, &s); err != nil {
-		return s, fmt.Errorf("read %s: %w", path, err)
 	}
 	if !quiet {
 		next := "going on to the solve"
