@@ -7,6 +7,9 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/census-cgt/census/internal/gctune"
 )
 
 // parseSize reads a byte size such as 64MiB, 1GiB, 512M or 1000000.
@@ -85,22 +88,48 @@ func memTotal() int64 {
 	return 4 << 30
 }
 
-// gcPercent is the collector's target for a process that runs jobs: a new
-// collection once the heap has grown by a quarter since the last, instead
-// of Go's default of doubling. Nearly all of a job's heap is record
-// buffers without pointers, which the collector does not scan, so
-// collecting more often costs little CPU (Clobber 4x5: the same CPU time
+// gcPercent is the collector's target for a process that runs jobs with a
+// large heap: a new collection once the heap has grown by a quarter since
+// the last, instead of Go's default of doubling. Nearly all of a job's heap
+// is record buffers without pointers, which the collector does not scan,
+// so collecting more often costs little CPU (Clobber 4x5: the same CPU time
 // within the noise) and keeps the peak RSS near what the jobs hold (1.0
 // GiB against 1.5 GiB at the default; docs/performance.md).
 const gcPercent = 25
 
-// tuneCollector sets the collector of a process running jobs: gcPercent,
-// unless GOGC says otherwise, and, when limit is positive, a soft memory
-// limit of limit bytes, near which the collector works harder rather than
-// let the heap outgrow the budget.
+// gcHeadroom is the least the heap may grow past what a collection left
+// live: a small board's heap of some tens of megabytes would otherwise be
+// collected every few megabytes allocated (Clobber 4x4: 130 collections
+// in two seconds; docs/performance.md).
+const gcHeadroom = 128 << 20
+
+// jobsCollector re-targets the collector of a process running jobs; the
+// values stage stops it (stopJobsCollector).
+var (
+	jobsCollectorMu sync.Mutex
+	jobsCollector   *gctune.Tuner
+)
+
+// stopJobsCollector stops the re-targeting of tuneCollector, if any.
+func stopJobsCollector() {
+	jobsCollectorMu.Lock()
+	defer jobsCollectorMu.Unlock()
+	jobsCollector.Stop()
+	jobsCollector = nil
+}
+
+// tuneCollector sets the collector of a process running jobs: the next
+// collection once the heap has grown by gcPercent or by gcHeadroom past
+// the live heap, whichever is more (unless GOGC says otherwise), and, when
+// limit is positive, a soft memory limit of limit bytes, near which the
+// collector works harder rather than let the heap outgrow the budget.
 func tuneCollector(limit int64) {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
+		jobsCollectorMu.Lock()
+		if jobsCollector == nil {
+			jobsCollector = gctune.Start(gcPercent, gcHeadroom)
+		}
+		jobsCollectorMu.Unlock()
 	}
 	if limit > 0 {
 		debug.SetMemoryLimit(limit)

@@ -141,6 +141,7 @@ const valuesMemUsage = "memory one value job may hold, e.g. 2GiB: the process's 
 // the collector lets the heap grow to twice that before it collects;
 // docs/performance.md, "Clobber 4x5 valued".
 func tuneValuesCollector(limit int64) {
+	stopJobsCollector()
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(100)
 	}
