@@ -14,6 +14,9 @@ type Options struct {
 	// Progress, when set, is called every few thousand records with the
 	// records done so far; a worker uses it to heartbeat.
 	Progress func(done uint64)
+	// Tables, when set, shares the next tier's outcome table among the
+	// solve jobs that use the same cache (a worker's, see TableCache).
+	Tables *TableCache
 }
 
 // Run runs one job against the store and returns its result. Errors that

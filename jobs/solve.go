@@ -245,7 +245,15 @@ func runSolve(ctx context.Context, st store.Store, j *SolveJob, opts Options) (*
 		for k, i := range pass {
 			kept[k], outs[k] = j.NextKept[i], j.Next[i]
 		}
-		next, err := readOutcomeTable(ctx, st, g, group, j.Tier+1, j.NextShards, kept, outs)
+		load := func() (*OutcomeTable, error) {
+			return readOutcomeTable(ctx, st, g, group, j.Tier+1, j.NextShards, kept, outs)
+		}
+		var next *OutcomeTable
+		if opts.Tables != nil && len(passes) == 1 && len(kept) > 0 {
+			next, err = opts.Tables.get(ctx, tableKey(j.Spec, j.Tier+1, j.NextShards, kept, outs), load)
+		} else {
+			next, err = load()
+		}
 		if err != nil {
 			return nil, fmt.Errorf("solve tier %d shard %d: load tier %d: %w", j.Tier, j.Shard, j.Tier+1, err)
 		}

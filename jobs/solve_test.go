@@ -94,11 +94,20 @@ type solvedRun struct {
 	stored    uint64
 	// maxPasses is the most passes a solve job made over its positions.
 	maxPasses int
+	// tiers and jobs count the tiers and the solve jobs that had a next
+	// tier to load.
+	tiers, jobs int
 }
 
 // keepAndSolve runs the tiers of spec with their positions kept, with
 // shards shards a tier, then solves them backwards.
 func keepAndSolve(t *testing.T, st store.Store, spec Spec, shards int) solvedRun {
+	t.Helper()
+	return keepAndSolveWith(t, st, spec, shards, Options{})
+}
+
+// keepAndSolveWith is keepAndSolve with the solve jobs run with opts.
+func keepAndSolveWith(t *testing.T, st store.Store, spec Spec, shards int, opts Options) solvedRun {
 	t.Helper()
 	ctx := context.Background()
 	spec.Keep = true
@@ -144,11 +153,14 @@ func keepAndSolve(t *testing.T, st store.Store, spec Spec, shards int) solvedRun
 			if tier == len(kept)-1 {
 				j.NextShards, j.NextKept, j.Next = 0, nil, nil
 			}
-			res, err := Run(ctx, st, Job{Solve: j}, Options{})
+			res, err := Run(ctx, st, Job{Solve: j}, opts)
 			if err != nil {
 				t.Fatalf("solve tier %d shard %d: %v", tier, kb.Bucket, err)
 			}
 			r := res.Solve
+			if len(j.NextKept) > 0 {
+				run.jobs++
+			}
 			run.maxPasses = max(run.maxPasses, len(solvePasses(j.NextKept, solveBudget(spec.MemBudget, int(kb.Count)))))
 			outs = append(outs, r.Outcomes)
 			run.positions.Add(r.Positions)
@@ -166,6 +178,9 @@ func keepAndSolve(t *testing.T, st store.Store, spec Spec, shards int) solvedRun
 			for i, k := range keys {
 				run.outcomes[k] = solve.Outcome(o[i/4] >> (2 * (i % 4)) & 3)
 			}
+		}
+		if len(nextKept) > 0 {
+			run.tiers++
 		}
 		nextKept, nextOut = kept[tier], outs
 	}

@@ -59,6 +59,8 @@ type Worker struct {
 	mu      sync.Mutex
 	buckets map[string]runstate.Bucket
 	stores  map[string]store.Store
+	// tables lets the worker's solve jobs share the next tier's table.
+	tables *jobs.TableCache
 }
 
 // New opens the workers' consumer and returns a worker. It looks the
@@ -110,7 +112,8 @@ func New(ctx context.Context, cfg Config) (*Worker, error) {
 		}
 		sleep(ctx, wait)
 	}
-	return &Worker{cfg: cfg, cons: cons, buckets: map[string]runstate.Bucket{}, stores: map[string]store.Store{}}, nil
+	return &Worker{cfg: cfg, cons: cons, buckets: map[string]runstate.Bucket{}, stores: map[string]store.Store{},
+		tables: jobs.NewTableCache()}, nil
 }
 
 // openConsumer looks up the workers' consumer, and creates it with its
@@ -265,7 +268,7 @@ func (w *Worker) runWithHeartbeat(ctx context.Context, msg jetstream.Msg, st sto
 			}
 		}
 	}()
-	res, err := jobs.RunMeasured(ctx, st, j, jobs.Options{})
+	res, err := jobs.RunMeasured(ctx, st, j, jobs.Options{Tables: w.tables})
 	close(done)
 	return res, err
 }
