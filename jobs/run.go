@@ -24,6 +24,10 @@ type Options struct {
 func Run(ctx context.Context, st store.Store, j Job, opts Options) (Result, error) {
 	var res Result
 	var err error
+	if j.Solve == nil {
+		// The shared table is only for the solve jobs of one tier.
+		opts.Tables.drop()
+	}
 	switch {
 	case j.Tier != nil:
 		res.Tier, err = runTier(ctx, st, j.Tier, opts)

@@ -16,7 +16,8 @@ import (
 // blobs it is read from, which the key names with their sizes and
 // checksums; it holds one table, the last loaded, and a job that needs
 // another evicts it (the coordinator runs the tiers one after another, so
-// the jobs running at once need the same table). Only a table loaded
+// the jobs running at once need the same table); a job of another kind
+// lets it go. Only a table loaded
 // whole is shared: a job whose memory budget splits the next tier into
 // passes reads each pass itself.
 type TableCache struct {
@@ -36,6 +37,20 @@ func (c *TableCache) Loads() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.loads
+}
+
+// drop lets the table held go, so that a worker that turns to other jobs
+// does not keep it beyond its budget; a job still reading it keeps it
+// until it ends. drop on a nil cache does nothing.
+func (c *TableCache) drop() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.loading == nil {
+		c.key, c.table = "", nil
+	}
 }
 
 // get returns the table of key, loading it with load unless the cache

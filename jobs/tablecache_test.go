@@ -76,4 +76,10 @@ func TestTableCacheOneLoad(t *testing.T) {
 	if _, err := c.get(ctx, "a", func() (*OutcomeTable, error) { return &OutcomeTable{shards: 2}, nil }); err != nil || c.Loads() != 3 {
 		t.Fatalf("evicted table not loaded again: %d loads, %v", c.Loads(), err)
 	}
+	c.drop()
+	if _, err := c.get(ctx, "a", func() (*OutcomeTable, error) { return &OutcomeTable{shards: 2}, nil }); err != nil || c.Loads() != 4 {
+		t.Fatalf("dropped table not loaded again: %d loads, %v", c.Loads(), err)
+	}
+	var none *TableCache
+	none.drop()
 }

@@ -36,8 +36,8 @@ type Tuner struct {
 	sample  []metrics.Sample
 }
 
-// Start sets the collector's percentage to what a heap of unknown size
-// gets and re-targets it after every collection, until Stop. percent is
+// Start sets the collector's percentage for the heap live now and
+// re-targets it after every collection, until Stop. percent is
 // the least percentage (GOGC for a large heap); headroom the least growth
 // in bytes allowed past the live heap.
 func Start(percent int, headroom int64) *Tuner {
