@@ -363,6 +363,9 @@ type solveStage struct {
 	byTier   []solve.Counts
 	outcomes [][]jobs.Blob
 	start    *solve.Outcome
+	// time is the stage's wall time (from began) and its jobs' CPU time.
+	time  schema.StageTime
+	began time.Time
 }
 
 func newSolveStage(ctx context.Context, cfg SolveConfig, m schema.Manifest, idx KeptIndex) *solveStage {
@@ -382,6 +385,7 @@ func newSolveStage(ctx context.Context, cfg SolveConfig, m schema.Manifest, idx 
 // run copies the kept positions into the store when asked to, solves the
 // tiers from the last back and writes the outputs.
 func (s *solveStage) run(ctx context.Context) (*schema.Solved, error) {
+	s.began = time.Now()
 	s.tr.begin()
 	if s.cfg.CopyKept {
 		var err error
@@ -425,6 +429,8 @@ func (s *solveStage) tier(ctx context.Context, t int) error {
 		return fmt.Errorf("solve tier %d: %w", t, err)
 	}
 	for i, r := range results {
+		s.time.Jobs++
+		s.time.CPUSeconds += r.Cost.CPU().Seconds()
 		sr := r.Solve
 		if sr == nil || sr.Outcomes.Count != kt.Blobs[i].Count {
 			return fmt.Errorf("solve tier %d: job %s reported no outcomes for its %d positions", t, batch[i].ID(), kt.Blobs[i].Count)
@@ -456,7 +462,10 @@ func (s *solveStage) finish(ctx context.Context) (*schema.Solved, error) {
 	}
 	solved.Outcomes = total.Map()
 	pos := &positionOutcomes{st: s.cfg.Store, dir: s.cfg.Dir, spec: s.spec, tiers: s.idx.Tiers, outcomes: s.outcomes, byTier: s.byTier}
-	if err := writeSolved(ctx, s.cfg.Dir, solved, pos); err != nil {
+	st := s.time
+	st.CPUSeconds = micro(st.CPUSeconds)
+	stamp := func() { st.WallSeconds = micro(time.Since(s.began).Seconds()) }
+	if err := writeSolved(ctx, s.cfg.Dir, solved, pos, &st, stamp); err != nil {
 		return nil, err
 	}
 	if !s.cfg.KeepBlobs {
@@ -470,8 +479,9 @@ func (s *solveStage) finish(ctx context.Context) (*schema.Solved, error) {
 // writeSolved adds the outcomes to dir's summary.json, the classes by
 // tier to its tiers.parquet and each position's to its positions table
 // (pos), after checking that they count every position of the run, then
-// rewrites run.json.
-func writeSolved(ctx context.Context, dir string, solved *schema.Solved, pos *positionOutcomes) error {
+// rewrites run.json. The stage's time, st, goes into summary.json's
+// stages once stamp has set its wall time, after the tables are written.
+func writeSolved(ctx context.Context, dir string, solved *schema.Solved, pos *positionOutcomes, st *schema.StageTime, stamp func()) error {
 	s, err := schema.ReadSummaryJSON(dir)
 	if err != nil {
 		return err
@@ -491,6 +501,11 @@ func writeSolved(ctx context.Context, dir string, solved *schema.Solved, pos *po
 		return err
 	}
 	s.Solved = solved
+	stamp()
+	if s.Stages == nil {
+		s.Stages = &schema.Stages{}
+	}
+	s.Stages.Solve = st
 	if err := schema.WriteFileAtomic(summaryPath, func(w io.Writer) error { return writeJSON(w, s) }); err != nil {
 		return fmt.Errorf("write %s: %w", summaryPath, err)
 	}

@@ -125,6 +125,14 @@ func checkSolved(t *testing.T, out, game, board string, solved *schema.Solved) {
 		t.Errorf("solve: start %s, %v; whole board: start %s, %v", solved.StartOutcome, solved.Outcomes, ref.Outcome(g.Start()), want.Map())
 	}
 	checkPositionOutcomes(t, out, g, ref)
+	sum, err := schema.ReadSummaryJSON(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A solve job a shard of every tier: at least one a tier.
+	if sum.Stages == nil || sum.Stages.Solve == nil || sum.Stages.Solve.Jobs < len(tiers) || sum.Stages.Solve.WallSeconds <= 0 {
+		t.Errorf("summary.json's stages.solve: %+v, want the wall time and at least %d jobs", sum.Stages, len(tiers))
+	}
 }
 
 // checkPositionOutcomes checks every row of the positions table under out

@@ -18,6 +18,10 @@ type Stages struct {
 	// Outputs is the writing of the output tables, up to summary.json; its
 	// CPU time is the coordinator's.
 	Outputs StageTime `json:"outputs"`
+	// Solve is the solve stage (census run --solve, census solve): from
+	// its first tier's batch to its outputs written; nil in a run that
+	// was not solved.
+	Solve *StageTime `json:"solve,omitempty"`
 }
 
 // StageTime is the time one stage took.
