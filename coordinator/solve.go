@@ -266,7 +266,7 @@ type SolveConfig struct {
 	Store    store.Store
 	StoreURL string
 	// MemBudget is the bytes a solve job may hold; the next tier's table
-	// takes some 8.25 bytes a stored position.
+	// takes jobs.SolveBytesNext (some 10.3 bytes) a stored position.
 	MemBudget int64
 	Exec      Executor
 	Log       *slog.Logger
@@ -413,7 +413,7 @@ func (s *solveStage) tier(ctx context.Context, t int) error {
 	for _, b := range nextKept.Blobs {
 		need += b.Count
 	}
-	if need = need*33/4 + need/8; s.cfg.MemBudget > 0 && int64(need) > s.cfg.MemBudget {
+	if need = uint64(float64(need) * jobs.SolveBytesNext); s.cfg.MemBudget > 0 && int64(need) > s.cfg.MemBudget {
 		s.cfg.Log.Info("the next tier's outcome table is larger than the memory budget: each solve job reads it in parts, one pass over its positions a part",
 			"tier", t+1, "bytes", need, "budget", s.cfg.MemBudget)
 	}

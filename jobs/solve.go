@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
-	"slices"
+	"math/bits"
 
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/solve"
@@ -78,14 +78,13 @@ func (j *SolveJob) validate() error {
 }
 
 // OutcomeTable is a tier's solved positions: the kept positions of its
-// shards, in key order, and their outcomes. A solve job holds the next
-// tier's whole; the coordinator reads one shard's at a time to give the
-// positions table its outcome column.
+// shards and their outcomes, each shard's in a hash table (outcomeShard).
+// A solve job holds the next tier's whole; the coordinator reads one
+// shard's at a time to give the positions table its outcome column.
 type OutcomeTable struct {
 	shards int
 	group  games.Group
-	keys   [][]uint64
-	outs   [][]byte
+	sh     []outcomeShard
 	// loaded, when set, says which shards the table answers for (see
 	// part); when nil it answers for all.
 	loaded []bool
@@ -118,12 +117,9 @@ func (t *OutcomeTable) lookup(pos uint64) (solve.Outcome, bool) {
 	if t.shards == 0 {
 		return 0, false
 	}
-	s := Bucket(pos, t.shards)
-	i, ok := slices.BinarySearch(t.keys[s], pos)
-	if !ok {
-		return 0, false
-	}
-	return solve.Outcome(t.outs[s][i/4] >> (2 * (i % 4)) & 3), true
+	h := mix(pos)
+	hi, _ := bits.Mul64(h, uint64(t.shards)) // Bucket(pos, t.shards)
+	return t.sh[hi].lookup(pos, h)
 }
 
 // Outcome returns the outcome of pos, a position of the tier: that of the
@@ -182,7 +178,7 @@ func pairBlobs(kept, outcomes []Blob, shards int) error {
 }
 
 func readOutcomeTable(ctx context.Context, st store.Store, g games.Game, group games.Group, tier, shards int, kept, outcomes []Blob) (*OutcomeTable, error) {
-	t := &OutcomeTable{shards: shards, group: group, keys: make([][]uint64, shards), outs: make([][]byte, shards)}
+	t := &OutcomeTable{shards: shards, group: group, sh: make([]outcomeShard, shards)}
 	for i, kb := range kept {
 		keys, err := readKept(ctx, st, kb, g, tier)
 		if err != nil {
@@ -192,9 +188,83 @@ func readOutcomeTable(ctx context.Context, st store.Store, g games.Game, group g
 		if err != nil {
 			return nil, err
 		}
-		t.keys[kb.Bucket], t.outs[kb.Bucket] = keys, outs
+		t.sh[kb.Bucket] = newOutcomeShard(keys, outs)
 	}
 	return t, nil
+}
+
+// outcomeShard is one shard's positions and outcomes in a hash table with
+// linear probing: slots holds each position in the slot its hash names or
+// the first free one after it (free slots hold empty, a key that is no
+// position of the shard), outs the outcome of each slot's position, two
+// bits a slot as in an outcome table. A lookup costs a miss to slots and
+// one to outs, where a binary search of a sorted shard of millions of keys
+// missed the caches at most of its twenty-odd steps. The table is at most
+// four fifths full: hashTableBytes a position.
+type outcomeShard struct {
+	slots []uint64
+	outs  []byte
+	empty uint64
+}
+
+// hashTableBytes is what an outcomeShard takes a position: eight bytes of
+// key and a quarter byte of outcome a slot, five slots for four positions.
+const hashTableBytes = (8 + 0.25) * 5 / 4
+
+// newOutcomeShard builds the table of keys, sorted and unique, and their
+// outcomes outs (two bits a key, in the keys' order).
+func newOutcomeShard(keys []uint64, outs []byte) outcomeShard {
+	if len(keys) == 0 {
+		return outcomeShard{}
+	}
+	m := len(keys) + len(keys)/4 + 1
+	s := outcomeShard{slots: make([]uint64, m), outs: make([]byte, (m+3)/4), empty: ^uint64(0)}
+	// The keys are sorted: the keys at the top of the range that the shard
+	// holds are its last ones, and the first value below them is free.
+	for i := len(keys) - 1; i >= 0 && keys[i] == s.empty; i-- {
+		s.empty--
+	}
+	for i := range s.slots {
+		s.slots[i] = s.empty
+	}
+	for i, k := range keys {
+		j := s.slot(mix(k))
+		for s.slots[j] != s.empty {
+			if j++; j == len(s.slots) {
+				j = 0
+			}
+		}
+		s.slots[j] = k
+		s.outs[j/4] |= (outs[i/4] >> (2 * (i % 4)) & 3) << (2 * (j % 4))
+	}
+	return s
+}
+
+// slot is the first slot to probe for a key whose mix is h. Its bits are
+// the low half of h: the high half chose the shard (Bucket), so within a
+// shard it hardly varies.
+func (s *outcomeShard) slot(h uint64) int {
+	j, _ := bits.Mul64(bits.RotateLeft64(h, 32), uint64(len(s.slots)))
+	return int(j)
+}
+
+// lookup is the outcome of pos, whose mix is h, or false when the shard
+// does not hold it.
+func (s *outcomeShard) lookup(pos, h uint64) (solve.Outcome, bool) {
+	if len(s.slots) == 0 || pos == s.empty {
+		return 0, false
+	}
+	for j := s.slot(h); ; {
+		switch s.slots[j] {
+		case pos:
+			return solve.Outcome(s.outs[j/4] >> (2 * (j % 4)) & 3), true
+		case s.empty:
+			return 0, false
+		}
+		if j++; j == len(s.slots) {
+			j = 0
+		}
+	}
 }
 
 func readOutcomes(ctx context.Context, st store.Store, b Blob, count uint64) ([]byte, error) {
@@ -296,11 +366,13 @@ func runSolve(ctx context.Context, st store.Store, j *SolveJob, opts Options) (*
 
 // A solve job holds, for each of its own positions, the position (8 bytes),
 // its outcome (2 bits) and the outcome combined so far (2 bytes); for each
-// position of the next tier's shards it has loaded, the position and its
-// outcome (8.25 bytes).
+// position of the next tier's shards it has loaded, its slots in the hash
+// table (hashTableBytes).
 const (
-	solveBytesOwn  = 8 + 1 + 2
-	solveBytesNext = 8.25
+	solveBytesOwn = 8 + 1 + 2
+	// SolveBytesNext is what a solve job holds a position of the next
+	// tier's table it has loaded.
+	SolveBytesNext = hashTableBytes
 )
 
 // solveBudget is what a job with a memory budget of memBudget bytes (none
@@ -323,7 +395,7 @@ func solvePasses(kept []Blob, budget int64) [][]int {
 	var total float64
 	for i, b := range kept {
 		all[i] = i
-		total += float64(b.Count) * solveBytesNext
+		total += float64(b.Count) * SolveBytesNext
 	}
 	if budget <= 0 || total <= float64(budget) {
 		return [][]int{all}
@@ -332,7 +404,7 @@ func solvePasses(kept []Blob, budget int64) [][]int {
 	var pass []int
 	var bytes float64
 	for i, b := range kept {
-		n := float64(b.Count) * solveBytesNext
+		n := float64(b.Count) * SolveBytesNext
 		if len(pass) > 0 && bytes+n > float64(budget) {
 			passes = append(passes, pass)
 			pass, bytes = nil, 0

@@ -3,6 +3,8 @@ package jobs
 import (
 	"context"
 	"fmt"
+	"maps"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -214,17 +216,19 @@ func TestSolveInPasses(t *testing.T) {
 
 func TestSolvePasses(t *testing.T) {
 	kept := []Blob{{Count: 100}, {Count: 300}, {Count: 50}, {Count: 50}}
+	// bytes is what a job holds of n positions of the next tier.
+	bytes := func(n float64) int64 { return int64(math.Ceil(n * SolveBytesNext)) }
 	for _, tc := range []struct {
 		budget int64
 		want   [][]int
 	}{
 		{0, [][]int{{0, 1, 2, 3}}},
 		{-5, [][]int{{0, 1, 2, 3}}},
-		{4125, [][]int{{0, 1, 2, 3}}},
-		{4124, [][]int{{0, 1, 2}, {3}}},
-		{2475, [][]int{{0}, {1}, {2, 3}}},
-		{825, [][]int{{0}, {1}, {2, 3}}},
-		{824, [][]int{{0}, {1}, {2}, {3}}},
+		{bytes(500), [][]int{{0, 1, 2, 3}}},
+		{bytes(500) - 1, [][]int{{0, 1, 2}, {3}}},
+		{bytes(300), [][]int{{0}, {1}, {2, 3}}},
+		{bytes(100), [][]int{{0}, {1}, {2, 3}}},
+		{bytes(100) - 1, [][]int{{0}, {1}, {2}, {3}}},
 	} {
 		if got := solvePasses(kept, tc.budget); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("budget %d: passes %v, want %v", tc.budget, got, tc.want)
@@ -295,4 +299,48 @@ func checkAgainstReference(t *testing.T, g games.Game, spec Spec, run solvedRun)
 	}
 	t.Logf("%d positions, %d stored, start %s, %v, kept %.2f bytes a stored position",
 		n, run.stored, run.start, want.Map(), float64(run.keptBytes)/float64(run.stored))
+}
+
+// TestOutcomeShard builds a shard's hash table from sorted keys and their
+// outcomes and looks up every key and keys it does not hold, the largest
+// keys included (the table's free slots hold a key that is not its own).
+func TestOutcomeShard(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	for _, top := range [][]uint64{nil, {math.MaxUint64}, {math.MaxUint64 - 2, math.MaxUint64 - 1, math.MaxUint64}} {
+		for _, n := range []int{0, 1, 2, 5, 1000, 100_000} {
+			set := map[uint64]bool{}
+			for _, k := range top {
+				set[k] = true
+			}
+			for len(set) < n+len(top) {
+				set[r.Uint64()>>r.IntN(40)] = true
+			}
+			keys := slices.Sorted(maps.Keys(set))
+			outs := make([]byte, (len(keys)+3)/4)
+			want := make(map[uint64]solve.Outcome, len(keys))
+			for i, k := range keys {
+				o := solve.Outcome(r.IntN(4))
+				outs[i/4] |= byte(o) << (2 * (i % 4))
+				want[k] = o
+			}
+			s := newOutcomeShard(keys, outs)
+			for k, o := range want {
+				if got, ok := s.lookup(k, mix(k)); !ok || got != o {
+					t.Fatalf("%d keys, top %v: key %#x: got %v %v, want %v", len(keys), top, k, got, ok, o)
+				}
+			}
+			for range 1000 {
+				k := r.Uint64() >> r.IntN(40)
+				if set[k] {
+					continue
+				}
+				if got, ok := s.lookup(k, mix(k)); ok {
+					t.Fatalf("%d keys, top %v: key %#x not held, got %v", len(keys), top, k, got)
+				}
+			}
+			if len(keys) > 0 && s.empty != ^uint64(0)-uint64(len(top)) {
+				t.Errorf("top %v: free slots hold %#x", top, s.empty)
+			}
+		}
+	}
 }
