@@ -33,21 +33,7 @@ func BenchmarkSolveJob(b *testing.B) {
 	r := rand.New(rand.NewPCG(5, 6))
 	const shards, nextShards = 4, 16
 	keep := func(t, shard int, keys []uint64) Blob {
-		kp, err := newKeeper(ctx, st, fmt.Sprintf("bench/kept/t%d/s%d", t, shard), g, t)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, k := range keys {
-			if err := kp.add(k); err != nil {
-				b.Fatal(err)
-			}
-		}
-		blob, err := kp.commit()
-		if err != nil {
-			b.Fatal(err)
-		}
-		blob.Bucket = shard
-		return blob
+		return keepKeys(b, st, fmt.Sprintf("bench/kept/t%d/s%d", t, shard), g, t, shard, keys)
 	}
 	byShard := func(keys []uint64, n int) [][]uint64 {
 		out := make([][]uint64, n)
@@ -150,24 +136,12 @@ func BenchmarkOutcomeLookup(b *testing.B) {
 	st := newMemStore()
 	var kept, outs []Blob
 	for sh, ks := range byShard {
-		kp, err := newKeeper(ctx, st, fmt.Sprintf("bench/kept/s%d", sh), g, tier)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, k := range ks {
-			if err := kp.add(k); err != nil {
-				b.Fatal(err)
-			}
-		}
-		kb, err := kp.commit()
-		if err != nil {
-			b.Fatal(err)
-		}
+		kb := keepKeys(b, st, fmt.Sprintf("bench/kept/s%d", sh), g, tier, sh, ks)
 		ob, err := putOutcomes(ctx, st, fmt.Sprintf("bench/outs/s%d", sh), make([]byte, (len(ks)+3)/4), uint64(len(ks)))
 		if err != nil {
 			b.Fatal(err)
 		}
-		kb.Bucket, ob.Bucket = sh, sh
+		ob.Bucket = sh
 		kept, outs = append(kept, kb), append(outs, ob)
 	}
 	byShard = nil

@@ -207,3 +207,24 @@ func (s *memStore) DeletePrefix(ctx context.Context, prefix string) error {
 	}
 	return nil
 }
+
+// keepKeys writes keys, sorted, as the kept positions name of tier of g
+// on st, marked as shard's.
+func keepKeys(tb testing.TB, st store.Store, name string, g games.Game, tier, shard int, keys []uint64) Blob {
+	tb.Helper()
+	kp, err := newKeeper(context.Background(), st, name, g, tier)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, k := range keys {
+		if err := kp.add(k); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	b, err := kp.commit()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b.Bucket = shard
+	return b
+}

@@ -42,19 +42,7 @@ func TestKeptRoundTrip(t *testing.T) {
 		for i, c := range codes {
 			keys[i] = codeKey(c, s)
 		}
-		kp, err := newKeeper(ctx, st, "k", g, 3)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range keys {
-			if err := kp.add(k); err != nil {
-				t.Fatal(err)
-			}
-		}
-		b, err := kp.commit()
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := keepKeys(t, st, "k", g, 3, 0, keys)
 		got, err := readKept(ctx, st, b, g, 3)
 		if err != nil {
 			t.Fatal(err)
