@@ -84,7 +84,15 @@ func NewPieceWriterRows(w io.Writer, rowGroupRows int64) (*PieceWriter, error) {
 	return pw, nil
 }
 
+// pieceBatchRows is the most rows a PieceWriter buffers before it hands
+// them to the column writers: some 2 MB of columns, which stay in the
+// caches from one batch to the next, where a batch of DefaultBatchRows
+// rows (some 16 MB) was fresh memory, grown and first touched, in every
+// job.
+const pieceBatchRows = 8 << 10
+
 func newPieceWriter(w io.Writer, o writeOptions) (*PieceWriter, error) {
+	o.batchRows = min(o.batchRows, pieceBatchRows)
 	if o.batchRows <= 0 || o.rowGroupRows <= 0 {
 		return nil, fmt.Errorf("bad sizes: batch %d rows, row group %d rows", o.batchRows, o.rowGroupRows)
 	}
