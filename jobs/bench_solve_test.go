@@ -61,7 +61,7 @@ func BenchmarkSolveJob(b *testing.B) {
 		batch = append(batch, SolveJob{Spec: spec, Tier: tier, Shard: s, Kept: keep(tier, s, keys),
 			NextShards: nextShards, NextKept: nextKept, Next: nextOuts})
 	}
-	opts := Options{Tables: NewTableCache()}
+	opts := Options{Tables: NewTableCache(2)}
 	if _, err := runSolve(ctx, st, &batch[0], opts); err != nil { // loads the table
 		b.Fatal(err)
 	}

@@ -306,6 +306,13 @@ func runSolve(ctx context.Context, st store.Store, j *SolveJob, opts Options) (*
 	// options that lie in them; the combined outcomes of every position
 	// are carried from pass to pass.
 	passes := solvePasses(j.NextKept, solveBudget(j.MemBudget, len(positions)))
+	if n := opts.Tables.sharers(); n > 1 && len(passes) > 1 {
+		// The jobs of the process share a table loaded whole: it may
+		// take their budgets together, less their own positions.
+		if whole := solvePasses(j.NextKept, solveBudget(j.MemBudget*int64(n), n*len(positions))); len(whole) == 1 {
+			passes = whole
+		}
+	}
 	combined := make([]solve.Combine, len(positions))
 	for i := range combined {
 		combined[i] = solve.NewCombine()

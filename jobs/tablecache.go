@@ -27,10 +27,22 @@ type TableCache struct {
 	// loading, when set, is closed once the load under way ends.
 	loading chan struct{}
 	loads   int
+	// jobs is how many jobs of the process may run at once and share it.
+	jobs int
 }
 
-// NewTableCache returns an empty cache.
-func NewTableCache() *TableCache { return &TableCache{} }
+// NewTableCache returns an empty cache for a process that runs up to jobs
+// jobs at once: a table they share may take the memory budget of them
+// all (see runSolve).
+func NewTableCache(jobs int) *TableCache { return &TableCache{jobs: max(jobs, 1)} }
+
+// sharers is how many jobs may share a table of c: 1 for a nil cache.
+func (c *TableCache) sharers() int {
+	if c == nil {
+		return 1
+	}
+	return c.jobs
+}
 
 // Loads is how many tables the cache has loaded.
 func (c *TableCache) Loads() int {

@@ -18,7 +18,7 @@ func TestSolveSharedTables(t *testing.T) {
 			g := mustGame(t, tc.game, tc.board, "")
 			spec := Spec{Run: "r", Game: tc.game, Board: tc.board, MemBudget: 1 << 20}
 			own := keepAndSolve(t, newMemStore(), spec, 5)
-			cache := NewTableCache()
+			cache := NewTableCache(2)
 			shared := keepAndSolveWith(t, newMemStore(), spec, 5, Options{Tables: cache})
 			if !maps.Equal(own.outcomes, shared.outcomes) || own.positions != shared.positions || own.start != shared.start {
 				t.Fatalf("outcomes with a shared table differ from those without")
@@ -35,7 +35,7 @@ func TestSolveSharedTables(t *testing.T) {
 // TestTableCacheOneLoad has several jobs ask for the same table at once:
 // one loads it, the others wait and share it; a failed load is not kept.
 func TestTableCacheOneLoad(t *testing.T) {
-	c := NewTableCache()
+	c := NewTableCache(2)
 	ctx := context.Background()
 	var loads atomic.Int32
 	release := make(chan struct{})
@@ -82,4 +82,23 @@ func TestTableCacheOneLoad(t *testing.T) {
 	}
 	var none *TableCache
 	none.drop()
+}
+
+// TestSolveSharedBudget has jobs whose own budget splits the next tier
+// into passes share the tables that the budgets of the process's jobs
+// together hold: more tables are loaded whole, once, than by a process of
+// one job, and the outcomes are the whole-board solver's.
+func TestSolveSharedBudget(t *testing.T) {
+	g := mustGame(t, "clobber", "3x4", "")
+	spec := Spec{Run: "r", Game: "clobber", Board: "3x4", MemBudget: 4 << 10}
+	alone, shared := NewTableCache(1), NewTableCache(8)
+	run := keepAndSolveWith(t, newMemStore(), spec, 5, Options{Tables: alone})
+	if run.maxPasses < 2 {
+		t.Fatalf("budget %d: at most %d pass a job on its own budget", spec.MemBudget, run.maxPasses)
+	}
+	run = keepAndSolveWith(t, newMemStore(), spec, 5, Options{Tables: shared})
+	checkAgainstReference(t, g, spec, run)
+	if a, s := alone.Loads(), shared.Loads(); s <= a || s > run.tiers {
+		t.Errorf("tables loaded whole: %d by one job, %d shared by eight, of %d tiers", a, s, run.tiers)
+	}
 }

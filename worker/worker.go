@@ -113,7 +113,7 @@ func New(ctx context.Context, cfg Config) (*Worker, error) {
 		sleep(ctx, wait)
 	}
 	return &Worker{cfg: cfg, cons: cons, buckets: map[string]runstate.Bucket{}, stores: map[string]store.Store{},
-		tables: jobs.NewTableCache()}, nil
+		tables: jobs.NewTableCache(cfg.Jobs)}, nil
 }
 
 // openConsumer looks up the workers' consumer, and creates it with its
