@@ -414,7 +414,7 @@ func (s *solveStage) tier(ctx context.Context, t int) error {
 		need += b.Count
 	}
 	if need = uint64(float64(need) * jobs.SolveBytesNext); s.cfg.MemBudget > 0 && int64(need) > s.cfg.MemBudget {
-		s.cfg.Log.Info("the next tier's outcome table is larger than the memory budget: each solve job reads it in parts, one pass over its positions a part",
+		s.cfg.Log.Info("the next tier's outcome table is larger than the memory budget: unless the jobs of a worker hold it together, each solve job reads it in parts, one pass over its positions a part",
 			"tier", t+1, "bytes", need, "budget", s.cfg.MemBudget)
 	}
 	batch := make([]jobs.Job, len(kt.Blobs))
@@ -462,10 +462,7 @@ func (s *solveStage) finish(ctx context.Context) (*schema.Solved, error) {
 	}
 	solved.Outcomes = total.Map()
 	pos := &positionOutcomes{st: s.cfg.Store, dir: s.cfg.Dir, spec: s.spec, tiers: s.idx.Tiers, outcomes: s.outcomes, byTier: s.byTier}
-	st := s.time
-	st.CPUSeconds = micro(st.CPUSeconds)
-	stamp := func() { st.WallSeconds = micro(time.Since(s.began).Seconds()) }
-	if err := writeSolved(ctx, s.cfg.Dir, solved, pos, &st, stamp); err != nil {
+	if err := writeSolved(ctx, s.cfg.Dir, solved, pos, s.time, s.began); err != nil {
 		return nil, err
 	}
 	if !s.cfg.KeepBlobs {
@@ -479,9 +476,10 @@ func (s *solveStage) finish(ctx context.Context) (*schema.Solved, error) {
 // writeSolved adds the outcomes to dir's summary.json, the classes by
 // tier to its tiers.parquet and each position's to its positions table
 // (pos), after checking that they count every position of the run, then
-// rewrites run.json. The stage's time, st, goes into summary.json's
-// stages once stamp has set its wall time, after the tables are written.
-func writeSolved(ctx context.Context, dir string, solved *schema.Solved, pos *positionOutcomes, st *schema.StageTime, stamp func()) error {
+// rewrites run.json. The stage's time, st (its jobs'), goes into
+// summary.json's stages with its wall time from began to the tables
+// written.
+func writeSolved(ctx context.Context, dir string, solved *schema.Solved, pos *positionOutcomes, st schema.StageTime, began time.Time) error {
 	s, err := schema.ReadSummaryJSON(dir)
 	if err != nil {
 		return err
@@ -501,11 +499,11 @@ func writeSolved(ctx context.Context, dir string, solved *schema.Solved, pos *po
 		return err
 	}
 	s.Solved = solved
-	stamp()
+	st.WallSeconds, st.CPUSeconds = micro(time.Since(began).Seconds()), micro(st.CPUSeconds)
 	if s.Stages == nil {
 		s.Stages = &schema.Stages{}
 	}
-	s.Stages.Solve = st
+	s.Stages.Solve = &st
 	if err := schema.WriteFileAtomic(summaryPath, func(w io.Writer) error { return writeJSON(w, s) }); err != nil {
 		return fmt.Errorf("write %s: %w", summaryPath, err)
 	}

@@ -118,8 +118,7 @@ func (t *OutcomeTable) lookup(pos uint64) (solve.Outcome, bool) {
 		return 0, false
 	}
 	h := mix(pos)
-	hi, _ := bits.Mul64(h, uint64(t.shards)) // Bucket(pos, t.shards)
-	return t.sh[hi].lookup(pos, h)
+	return t.sh[bucketOfMix(h, t.shards)].lookup(pos, h)
 }
 
 // Outcome returns the outcome of pos, a position of the tier: that of the
@@ -200,16 +199,12 @@ func readOutcomeTable(ctx context.Context, st store.Store, g games.Game, group g
 // bits a slot as in an outcome table. A lookup costs a miss to slots and
 // one to outs, where a binary search of a sorted shard of millions of keys
 // missed the caches at most of its twenty-odd steps. The table is at most
-// four fifths full: hashTableBytes a position.
+// four fifths full: SolveBytesNext a position.
 type outcomeShard struct {
 	slots []uint64
 	outs  []byte
 	empty uint64
 }
-
-// hashTableBytes is what an outcomeShard takes a position: eight bytes of
-// key and a quarter byte of outcome a slot, five slots for four positions.
-const hashTableBytes = (8 + 0.25) * 5 / 4
 
 // newOutcomeShard builds the table of keys, sorted and unique, and their
 // outcomes outs (two bits a key, in the keys' order).
@@ -374,12 +369,13 @@ func runSolve(ctx context.Context, st store.Store, j *SolveJob, opts Options) (*
 // A solve job holds, for each of its own positions, the position (8 bytes),
 // its outcome (2 bits) and the outcome combined so far (2 bytes); for each
 // position of the next tier's shards it has loaded, its slots in the hash
-// table (hashTableBytes).
+// table (SolveBytesNext).
 const (
 	solveBytesOwn = 8 + 1 + 2
 	// SolveBytesNext is what a solve job holds a position of the next
-	// tier's table it has loaded.
-	SolveBytesNext = hashTableBytes
+	// tier's table it has loaded: eight bytes of key and a quarter byte of
+	// outcome a slot of an outcomeShard, five slots for four positions.
+	SolveBytesNext = (8 + 0.25) * 5 / 4
 )
 
 // solveBudget is what a job with a memory budget of memBudget bytes (none

@@ -10,8 +10,11 @@ import (
 
 // Bucket maps a key to one of n buckets by a fixed mix of its bits, the same
 // on every machine and every run.
-func Bucket(key uint64, n int) int {
-	hi, _ := bits.Mul64(mix(key), uint64(n))
+func Bucket(key uint64, n int) int { return bucketOfMix(mix(key), n) }
+
+// bucketOfMix is Bucket of a key whose mix is h.
+func bucketOfMix(h uint64, n int) int {
+	hi, _ := bits.Mul64(h, uint64(n))
 	return int(hi)
 }
 
