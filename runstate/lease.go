@@ -99,10 +99,23 @@ func (b Bucket) TakeOver(ctx context.Context, rev uint64, l Lease) (uint64, erro
 }
 
 // RenewLease extends the lease at revision rev by its TTL and returns the
-// new revision. It fails with ErrLeaseLost when the lease expired or
-// another coordinator took it.
+// new revision. A lease that expired without anyone taking it (its holder
+// stalled for longer than its TTL: a loaded machine, a disk busy writing
+// back) is taken again. It fails with ErrLeaseLost when another
+// coordinator took it.
 func (b Bucket) RenewLease(ctx context.Context, rev uint64, l Lease) (uint64, error) {
-	return b.write(ctx, rev, l)
+	n, err := b.write(ctx, rev, l)
+	if !errors.Is(err, ErrLeaseLost) {
+		return n, err
+	}
+	if _, held, lerr := b.Lease(ctx); lerr != nil || held {
+		return 0, err
+	}
+	n, terr := b.TakeLease(ctx, l)
+	if terr != nil {
+		return 0, fmt.Errorf("%w: expired, then %v", ErrLeaseLost, terr)
+	}
+	return n, nil
 }
 
 // write puts l with its TTL if the lease is still at revision rev.

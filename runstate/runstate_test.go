@@ -199,6 +199,43 @@ func TestLease(t *testing.T) {
 	}
 }
 
+// TestLeaseExpiredUntaken lets a lease expire without anyone taking it,
+// as a holder that stalls for longer than the TTL does: its renewal takes
+// it again, and it is held once more.
+func TestLeaseExpiredUntaken(t *testing.T) {
+	ctx, b := bucket(t)
+	a := runstate.Lease{Host: "a", PID: 1, Since: time.Now().UTC(), TTL: time.Second}
+	rev, err := b.TakeLease(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The server checks TTLs about every second.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		_, held, err := b.Lease(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !held {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the lease did not expire")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if rev, err = b.RenewLease(ctx, rev, a); err != nil {
+		t.Fatalf("renew a lease that expired untaken: %v", err)
+	}
+	var held *runstate.HeldError
+	if _, err := b.TakeLease(ctx, runstate.Lease{Host: "b", PID: 2, TTL: time.Second}); !errors.As(err, &held) || held.Lease.Holder() != "a/1" {
+		t.Fatalf("take the lease after its holder renewed it: %v, want a HeldError naming a/1", err)
+	}
+	if _, err := b.RenewLease(ctx, rev, a); err != nil {
+		t.Fatalf("renew it again: %v", err)
+	}
+}
+
 // TestLeaseOnOlderBucket opens, as a run bucket, a bucket made without
 // message TTLs (as census made them before the lease): the lease must work
 // on it.
