@@ -163,7 +163,7 @@ func classesOf(g games.Game, k games.PieceKey) pieceClasses {
 // counts them, by size too.
 type pieceRows struct {
 	g  games.Game
-	pw *schema.PieceWriter
+	pw *schema.UnvaluedPieceWriter
 	// name and board are in every row: the strings are made once.
 	name, board string
 	res         *PieceResult
@@ -172,7 +172,7 @@ type pieceRows struct {
 	bySize [65]uint64
 }
 
-func newPieceRows(g games.Game, pw *schema.PieceWriter, res *PieceResult) *pieceRows {
+func newPieceRows(g games.Game, pw *schema.UnvaluedPieceWriter, res *PieceResult) *pieceRows {
 	return &pieceRows{g: g, pw: pw, name: g.Name(), board: g.Board().String(), res: res}
 }
 
@@ -265,7 +265,7 @@ func runClasses(ctx context.Context, st store.Store, j *ClassJob, opts Options) 
 // tableWriter writes a pieces table into the store as one blob.
 type tableWriter struct {
 	*blobWriter
-	pw *schema.PieceWriter
+	pw *schema.UnvaluedPieceWriter
 }
 
 func newTableWriter(ctx context.Context, st store.Store, name string, rowGroupRows int64) (*tableWriter, error) {
@@ -274,7 +274,7 @@ func newTableWriter(ctx context.Context, st store.Store, name string, rowGroupRo
 		return nil, err
 	}
 	t := &tableWriter{blobWriter: bw}
-	if t.pw, err = schema.NewPieceWriterRows(bw, rowGroupRows); err != nil {
+	if t.pw, err = schema.NewUnvaluedPieceWriter(bw, rowGroupRows); err != nil {
 		bw.abort()
 		return nil, fmt.Errorf("start pieces table %s: %w", name, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/store"
 )
 
@@ -216,6 +217,7 @@ func drainTierBufs() {
 }
 
 func drainPieceBufs() {
+	schema.DrainPieceWriterBuffers()
 	imageBufs.drain()
 	orbitBufs.drain()
 	classBufs.drain()

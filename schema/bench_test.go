@@ -10,6 +10,7 @@ package schema
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -20,7 +21,7 @@ import (
 
 // benchPieceRows returns up to n distinct pieces of game on board as rows
 // of the pieces table, sorted by key.
-func benchPieceRows(b *testing.B, game, board string, n int) []Piece {
+func benchPieceRows(b testing.TB, game, board string, n int) []Piece {
 	b.Helper()
 	g, err := all.New(game, board, "")
 	if err != nil {
@@ -92,42 +93,58 @@ func (w *countWriter) Write(p []byte) (int, error) {
 }
 
 // BenchmarkPieceWriterFile measures writing a whole pieces file of up to
-// 100k realistic rows with the default sizes (one batch flush, one row
-// group, the footer); one op is one file. bytes/row is the file's size,
-// ns/row the time a row, cpu-ns/row the process's CPU time a row (setup
-// excluded, the collector's work included).
+// 100k realistic rows with the default sizes (one row group, the footer),
+// through PieceWriter (the values stage's) and UnvaluedPieceWriter (the
+// census's); one op is one file. bytes/row is the file's size, ns/row the
+// time a row, cpu-ns/row the process's CPU time a row (setup excluded, the
+// collector's work included).
 func BenchmarkPieceWriterFile(b *testing.B) {
+	writers := []struct {
+		name string
+		open func(io.Writer) (rowWriter, error)
+	}{
+		{"PieceWriter", func(w io.Writer) (rowWriter, error) { return NewPieceWriter(w) }},
+		{"UnvaluedPieceWriter", func(w io.Writer) (rowWriter, error) { return NewUnvaluedPieceWriter(w, DefaultRowGroupRows) }},
+	}
 	for _, c := range []struct{ game, board string }{{"clobber", "4x4"}, {"amazons", "4x4"}} {
 		rows := benchPieceRows(b, c.game, c.board, 100_000)
-		b.Run(fmt.Sprintf("%s-%s-%d", c.game, c.board, len(rows)), func(b *testing.B) {
-			b.ReportAllocs()
-			var w countWriter
-			n, files := 0, 0
-			cpu0 := processCPU(b)
-			for b.Loop() {
-				pw, err := NewPieceWriter(&w)
-				if err != nil {
-					b.Fatal(err)
-				}
-				for _, r := range rows {
-					if err := pw.Write(r); err != nil {
+		for _, wr := range writers {
+			b.Run(fmt.Sprintf("%s-%s-%d/%s", c.game, c.board, len(rows), wr.name), func(b *testing.B) {
+				b.ReportAllocs()
+				var w countWriter
+				n, files := 0, 0
+				cpu0 := processCPU(b)
+				for b.Loop() {
+					pw, err := wr.open(&w)
+					if err != nil {
 						b.Fatal(err)
 					}
+					for _, r := range rows {
+						if err := pw.Write(r); err != nil {
+							b.Fatal(err)
+						}
+					}
+					if err := pw.Close(); err != nil {
+						b.Fatal(err)
+					}
+					n += len(rows)
+					files++
 				}
-				if err := pw.Close(); err != nil {
-					b.Fatal(err)
+				if sec := b.Elapsed().Seconds(); sec > 0 {
+					b.ReportMetric(float64(n)/sec, "rows/s")
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(n, 1)), "ns/row")
 				}
-				n += len(rows)
-				files++
-			}
-			if sec := b.Elapsed().Seconds(); sec > 0 {
-				b.ReportMetric(float64(n)/sec, "rows/s")
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(n, 1)), "ns/row")
-			}
-			// On a loaded machine the wall time counts the waits for a
-			// core; the process's CPU time does not.
-			b.ReportMetric(float64((processCPU(b)-cpu0).Nanoseconds())/float64(max(n, 1)), "cpu-ns/row")
-			b.ReportMetric(float64(w.n)/float64(max(n, 1)), "bytes/row")
-		})
+				// On a loaded machine the wall time counts the waits for a
+				// core; the process's CPU time does not.
+				b.ReportMetric(float64((processCPU(b)-cpu0).Nanoseconds())/float64(max(n, 1)), "cpu-ns/row")
+				b.ReportMetric(float64(w.n)/float64(max(n, 1)), "bytes/row")
+			})
+		}
 	}
+}
+
+// rowWriter is what the pieces writers share.
+type rowWriter interface {
+	Write(Piece) error
+	Close() error
 }

@@ -23,12 +23,17 @@ type zstdCodec struct {
 	free map[zstd.EncoderLevel][]*zstd.Encoder
 }
 
+// registeredZstd is the codec registered for zstd, which the pieces
+// writers also call directly.
+var registeredZstd *zstdCodec
+
 func init() {
 	base, err := compress.GetCodec(compress.Codecs.Zstd)
 	if err != nil {
 		panic(err) // arrow-go registers zstd in its own init
 	}
-	compress.RegisterCodec(compress.Codecs.Zstd, &zstdCodec{base: base, free: map[zstd.EncoderLevel][]*zstd.Encoder{}})
+	registeredZstd = &zstdCodec{base: base, free: map[zstd.EncoderLevel][]*zstd.Encoder{}}
+	compress.RegisterCodec(compress.Codecs.Zstd, registeredZstd)
 }
 
 // EncodeLevel compresses src into dst at the zstd level, as arrow-go's
@@ -38,10 +43,19 @@ func (c *zstdCodec) EncodeLevel(dst, src []byte, level int) []byte {
 	if level == compress.DefaultCompressionLevel {
 		l = zstd.SpeedDefault
 	}
+	return c.append(dst[:0], src, l)
+}
+
+// appendLevel appends src compressed at the zstd level to dst.
+func (c *zstdCodec) appendLevel(dst, src []byte, level int) []byte {
+	return c.append(dst, src, zstd.EncoderLevelFromZstd(level))
+}
+
+func (c *zstdCodec) append(dst, src []byte, l zstd.EncoderLevel) []byte {
 	enc := c.get(l)
-	out := enc.EncodeAll(src, dst[:0])
+	dst = enc.EncodeAll(src, dst)
 	c.put(l, enc)
-	return out
+	return dst
 }
 
 // get takes a free encoder of level l, or makes one with the options of

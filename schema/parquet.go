@@ -52,19 +52,19 @@ const (
 	ColCGSuite = "cgsuite"
 )
 
-// writerProps returns the Parquet properties shared by every table: zstd,
-// an explicit row-group size, and DELTA_BINARY_PACKED without dictionary for
-// the given (sorted key) columns.
+// writerProps returns the Parquet properties shared by every table but
+// pieces: zstd, an explicit row-group size, dictionaries, and
+// DELTA_BINARY_PACKED without dictionary for the given (sorted key)
+// columns.
 func writerProps(o writeOptions, deltaColumns ...string) *parquet.WriterProperties {
-	return writerPropsDict(o, true, deltaColumns...)
+	return parquet.NewWriterProperties(append(baseProps(o, true), deltaProps(deltaColumns)...)...)
 }
 
-// writerPropsDict is writerProps with dictionary encoding on or off by
-// default. The pieces table turns it off: its columns are either constant
-// (game, board: zstd makes them nothing) or nearly all distinct, and the
-// dictionary's hashing costs more than it saves.
-func writerPropsDict(o writeOptions, dict bool, deltaColumns ...string) *parquet.WriterProperties {
-	props := []parquet.WriterProperty{
+// baseProps are the properties of every table: zstd at level 1, an
+// explicit row-group size, statistics, no dictionary for the pictures, and
+// whether the other columns take a dictionary unless told otherwise.
+func baseProps(o writeOptions, dict bool) []parquet.WriterProperty {
+	return []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithCompressionLevel(1),
 		parquet.WithMaxRowGroupLength(o.rowGroupRows),
@@ -74,16 +74,43 @@ func writerPropsDict(o writeOptions, dict bool, deltaColumns ...string) *parquet
 		// Pictures are nearly all distinct: a dictionary only costs time.
 		parquet.WithDictionaryFor(ColPicture, false),
 		parquet.WithDictionaryFor(ColCGSuite, false),
-		// Values repeat (many pieces are * or 0): a dictionary pays.
-		parquet.WithDictionaryFor(ColValue, true),
 	}
-	for _, c := range deltaColumns {
+}
+
+func deltaProps(columns []string) []parquet.WriterProperty {
+	var props []parquet.WriterProperty
+	for _, c := range columns {
 		props = append(props,
 			parquet.WithDictionaryFor(c, false),
 			parquet.WithEncodingFor(c, parquet.Encodings.DeltaBinaryPacked),
 		)
 	}
-	return parquet.NewWriterProperties(props...)
+	return props
+}
+
+// piecesDeltaColumns are the pieces table's columns written with
+// DELTA_BINARY_PACKED: the sorted keys, whose deltas take a few bits, and
+// the small integers and the class keys' high halves, which vary little
+// from row to row (their deltas are a few bits, where PLAIN gives zstd
+// four or eight bytes a row to go through).
+var piecesDeltaColumns = []string{ColKeyHi, ColKeyLo, "rows", "cols", "size", "symmetric_hi", "negation_hi", "first_tier"}
+
+// piecesDictColumns are the pieces table's columns with a dictionary: the
+// game and board, the same in every row, and the value, which repeats
+// across the pieces that share it. The others are PLAIN: the pictures are
+// nearly all distinct, and the rest too varied for a dictionary's hashing
+// to pay.
+var piecesDictColumns = []string{"game", "board", ColValue}
+
+// The pictures have no dictionary in any table (baseProps).
+
+// piecesProps are the Parquet properties of the pieces table.
+func piecesProps(o writeOptions) *parquet.WriterProperties {
+	props := baseProps(o, false)
+	for _, c := range piecesDictColumns {
+		props = append(props, parquet.WithDictionaryFor(c, true))
+	}
+	return parquet.NewWriterProperties(append(props, deltaProps(piecesDeltaColumns)...)...)
 }
 
 // newFileWriter starts a Parquet file of the given schema on w. The schema's
@@ -91,7 +118,7 @@ func writerPropsDict(o writeOptions, dict bool, deltaColumns ...string) *parquet
 func newFileWriter(sc *arrow.Schema, w io.Writer, o writeOptions, deltaColumns ...string) (*pqarrow.FileWriter, error) {
 	props := writerProps(o, deltaColumns...)
 	if sc == piecesSchema {
-		props = writerPropsDict(o, false, deltaColumns...)
+		props = piecesProps(o)
 	}
 	fw, err := pqarrow.NewFileWriter(sc, w, props, pqarrow.DefaultWriterProps())
 	if err != nil {

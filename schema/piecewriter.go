@@ -72,18 +72,6 @@ func NewPieceWriter(w io.Writer) (*PieceWriter, error) {
 	return pw, nil
 }
 
-// NewPieceWriterRows is NewPieceWriter with row groups of at most
-// rowGroupRows rows: the writer holds about one row group in memory (some
-// 100 bytes a row before compression, 20 after), so a job with a small
-// memory budget asks for small groups.
-func NewPieceWriterRows(w io.Writer, rowGroupRows int64) (*PieceWriter, error) {
-	pw, err := newPieceWriter(w, rowGroupOptions(rowGroupRows))
-	if err != nil {
-		return nil, fmt.Errorf("start pieces: %w", err)
-	}
-	return pw, nil
-}
-
 // pieceBatchRows is the most rows a PieceWriter buffers before it hands
 // them to the column writers: some 2 MB of columns, which stay in the
 // caches from one batch to the next, where a batch of DefaultBatchRows
@@ -96,7 +84,7 @@ func newPieceWriter(w io.Writer, o writeOptions) (*PieceWriter, error) {
 	if o.batchRows <= 0 || o.rowGroupRows <= 0 {
 		return nil, fmt.Errorf("bad sizes: batch %d rows, row group %d rows", o.batchRows, o.rowGroupRows)
 	}
-	props := writerPropsDict(o, false, ColKeyHi, ColKeyLo)
+	props := piecesProps(o)
 	root, err := piecesParquetRoot(props)
 	if err != nil {
 		return nil, err
