@@ -60,13 +60,16 @@ func writerProps(o writeOptions, deltaColumns ...string) *parquet.WriterProperti
 	return parquet.NewWriterProperties(append(baseProps(o, true), deltaProps(deltaColumns)...)...)
 }
 
+// zstdLevel is the zstd level of every table's pages.
+const zstdLevel = 1
+
 // baseProps are the properties of every table: zstd at level 1, an
 // explicit row-group size, statistics, no dictionary for the pictures, and
 // whether the other columns take a dictionary unless told otherwise.
 func baseProps(o writeOptions, dict bool) []parquet.WriterProperty {
 	return []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Zstd),
-		parquet.WithCompressionLevel(1),
+		parquet.WithCompressionLevel(zstdLevel),
 		parquet.WithMaxRowGroupLength(o.rowGroupRows),
 		parquet.WithStats(true),
 		parquet.WithCreatedBy(CreatedBy()),
@@ -101,8 +104,6 @@ var piecesDeltaColumns = []string{ColKeyHi, ColKeyLo, "rows", "cols", "size", "s
 // nearly all distinct, and the rest too varied for a dictionary's hashing
 // to pay.
 var piecesDictColumns = []string{"game", "board", ColValue}
-
-// The pictures have no dictionary in any table (baseProps).
 
 // piecesProps are the Parquet properties of the pieces table.
 func piecesProps(o writeOptions) *parquet.WriterProperties {

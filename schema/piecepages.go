@@ -21,8 +21,8 @@ import (
 // PieceWriter writes, but for the cut of the data pages (the same schema,
 // metadata, encodings, compression and statistics), at a fraction of its
 // cost: each row's values are encoded straight into the data page of
-// each column (PLAIN, or DELTA_BINARY_PACKED for the key columns), with
-// their statistics; a page is compressed once it holds some pageBytes of
+// each column (PLAIN, DELTA_BINARY_PACKED or dictionary indices, as
+// piecesProps says), with their statistics; a page is compressed once it holds some pageBytes of
 // values, into the column chunk of the row group; and a row group is
 // written column by column when it is full, its page headers and
 // metadata through arrow-go's page writer and metadata builders. The
@@ -31,14 +31,12 @@ import (
 // not safe for concurrent use.
 type UnvaluedPieceWriter struct {
 	sink    *tellWriter
-	sc      *pqschema.Schema
 	props   *parquet.WriterProperties
 	meta    *metadata.FileMetaDataBuilder
 	maxRows int64 // rows of a row group
 	rgRows  int64 // rows in the current row group
 	rgs     int16 // row groups written
 	cols    *pageColumns
-	zbuf    []byte // scratch for compressing a page
 	err     error
 }
 
@@ -75,7 +73,6 @@ func newUnvaluedPieceWriter(w io.Writer, rowGroupRows int64) (*UnvaluedPieceWrit
 	sc := pqschema.NewSchema(root)
 	pw := &UnvaluedPieceWriter{
 		sink:    &tellWriter{w: w},
-		sc:      sc,
 		props:   props,
 		meta:    metadata.NewFileMetadataBuilder(sc, props, piecesFileMetadata()),
 		maxRows: rowGroupRows,
@@ -280,7 +277,7 @@ func (pw *UnvaluedPieceWriter) flushRowGroup() error {
 // returns the bytes of its pages with their headers.
 func (pw *UnvaluedPieceWriter) writeChunk(rg *metadata.RowGroupMetaDataBuilder, c *pageColumn, ordinal int16) (int64, error) {
 	cc := rg.NextColumnChunk()
-	pager, err := file.NewPageWriter(pw.sink, compress.Codecs.Zstd, 1, cc, pw.rgs, ordinal, memory.DefaultAllocator, false, nil, nil)
+	pager, err := file.NewPageWriter(pw.sink, compress.Codecs.Zstd, zstdLevel, cc, pw.rgs, ordinal, memory.DefaultAllocator, false, nil, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -309,12 +306,10 @@ func (pw *UnvaluedPieceWriter) writeChunk(rg *metadata.RowGroupMetaDataBuilder, 
 		written += n
 		chunkStats.Merge(pg.stats.typed)
 	}
-	enc, err := chunkStats.Encode()
+	enc, err := encodeStats(chunkStats)
 	if err != nil {
 		return written, err
 	}
-	enc.ApplyStatSizeLimits(int(parquet.DefaultMaxStatsSize))
-	enc.Signed = c.descr.SortOrder() == pqschema.SortSIGNED
 	if enc.IsSet() {
 		cc.SetStats(enc)
 	}
@@ -544,13 +539,24 @@ func (c *pageColumn) pageStatistics() (pageStats, error) {
 		st.IncNulls(0)
 		st.IncNumValues(int64(c.n))
 	}
-	enc, err := st.Encode()
+	enc, err := encodeStats(st)
 	if err != nil {
 		return pageStats{}, err
 	}
-	enc.ApplyStatSizeLimits(int(parquet.DefaultMaxStatsSize))
-	enc.Signed = c.descr.SortOrder() == pqschema.SortSIGNED
 	return pageStats{encoded: enc, typed: st}, nil
+}
+
+// encodeStats encodes statistics as arrow-go's column writers do: min and
+// max past the default size limit left out, the sign of the column's
+// order set.
+func encodeStats(st metadata.TypedStatistics) (metadata.EncodedStatistics, error) {
+	enc, err := st.Encode()
+	if err != nil {
+		return enc, err
+	}
+	enc.ApplyStatSizeLimits(int(parquet.DefaultMaxStatsSize))
+	enc.Signed = st.Descr().SortOrder() == pqschema.SortSIGNED
+	return enc, nil
 }
 
 func (c *pageColumn) resetPage() {
@@ -759,8 +765,8 @@ func (d *dictEncoder) finishPage(dst []byte) []byte {
 	return dst
 }
 
-// zstdAppend appends src compressed with zstd at level 1, the pieces
+// zstdAppend appends src compressed with zstd at zstdLevel, the pieces
 // files' codec and level, to dst.
 func zstdAppend(dst, src []byte) []byte {
-	return registeredZstd.appendLevel(dst, src, 1)
+	return registeredZstd.appendLevel(dst, src, zstdLevel)
 }
