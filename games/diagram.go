@@ -1,6 +1,7 @@
 package games
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -63,23 +64,38 @@ func FormatCGSuitePlanes(rows, cols int, p0, p1 uint64, chars *[4]byte) string {
 	return formatPlanes(rows, cols, CGSuiteRowSeparator, p0, p1, chars)
 }
 
+// AppendDiagramPlanes appends FormatDiagramPlanes(rows, cols, p0, p1,
+// chars) to dst.
+func AppendDiagramPlanes(dst []byte, rows, cols int, p0, p1 uint64, chars *[4]byte) []byte {
+	return appendPlanes(dst, rows, cols, '/', p0, p1, chars)
+}
+
+// AppendCGSuitePlanes appends FormatCGSuitePlanes(rows, cols, p0, p1,
+// chars) to dst.
+func AppendCGSuitePlanes(dst []byte, rows, cols int, p0, p1 uint64, chars *[4]byte) []byte {
+	return appendPlanes(dst, rows, cols, CGSuiteRowSeparator, p0, p1, chars)
+}
+
 // formatPlanes draws into a buffer on the stack for boards of up to 64
 // squares, so that the string is the only allocation.
 func formatPlanes(rows, cols int, sep byte, p0, p1 uint64, chars *[4]byte) string {
 	var stack [128]byte
-	buf := stack[:0]
-	if n := rows * (cols + 1); n > len(stack) {
-		buf = make([]byte, 0, n)
-	}
+	return string(appendPlanes(stack[:0], rows, cols, sep, p0, p1, chars))
+}
+
+// appendPlanes appends the rows x cols rectangle of the planes p0 and p1
+// to dst, the rows separated by sep.
+func appendPlanes(dst []byte, rows, cols int, sep byte, p0, p1 uint64, chars *[4]byte) []byte {
+	dst = slices.Grow(dst, rows*(cols+1))
 	for r := 0; r < rows; r++ {
 		if r > 0 {
-			buf = append(buf, sep)
+			dst = append(dst, sep)
 		}
 		a, b := p0>>(r*cols), p1>>(r*cols)
 		for c := 0; c < cols; c++ {
-			buf = append(buf, chars[a&1|b&1<<1])
+			dst = append(dst, chars[a&1|b&1<<1])
 			a, b = a>>1, b>>1
 		}
 	}
-	return string(buf)
+	return dst
 }

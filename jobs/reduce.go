@@ -166,14 +166,20 @@ type pieceRows struct {
 	pw *schema.UnvaluedPieceWriter
 	// name and board are in every row: the strings are made once.
 	name, board string
-	res         *PieceResult
+	// draw, when the game is one, draws each row's picture and CGSuite
+	// string into picture and cgsuite, reused from row to row.
+	draw             games.PieceDrawer
+	picture, cgsuite []byte
+	res              *PieceResult
 	// bySize counts the rows by size: a piece has at most 64 squares, and
 	// an array spares a map update a row.
 	bySize [65]uint64
 }
 
 func newPieceRows(g games.Game, pw *schema.UnvaluedPieceWriter, res *PieceResult) *pieceRows {
-	return &pieceRows{g: g, pw: pw, name: g.Name(), board: g.Board().String(), res: res}
+	t := &pieceRows{g: g, pw: pw, name: g.Name(), board: g.Board().String(), res: res}
+	t.draw, _ = g.(games.PieceDrawer)
+	return t
 }
 
 // write writes the row of one translated piece.
@@ -186,17 +192,24 @@ func (t *pieceRows) write(r pieceRow) error {
 	}
 	t.bySize[size]++
 	rows, cols := k.Dims()
-	err := t.pw.Write(schema.Piece{
+	p := schema.Piece{
 		Game: t.name, Board: t.board,
 		KeyHi: k.Hi, KeyLo: k.Lo,
 		Rows: int32(rows), Cols: int32(cols), Size: int32(size),
-		Picture:     g.Picture(k),
-		CGSuite:     g.CGSuite(k),
 		SymmetricHi: r.Sym.Hi, SymmetricLo: r.Sym.Lo,
 		NegationHi: r.Neg.Hi, NegationLo: r.Neg.Lo,
 		SelfNegative: r.SelfNegative,
 		Positions:    r.Positions, FirstTier: r.FirstTier,
-	})
+	}
+	var err error
+	if t.draw != nil {
+		t.picture = t.draw.AppendPicture(t.picture[:0], k)
+		t.cgsuite = t.draw.AppendCGSuite(t.cgsuite[:0], k)
+		err = t.pw.WriteDrawn(&p, t.picture, t.cgsuite)
+	} else {
+		p.Picture, p.CGSuite = g.Picture(k), g.CGSuite(k)
+		err = t.pw.Write(p)
+	}
 	if err != nil {
 		return fmt.Errorf("write pieces table: %w", err)
 	}

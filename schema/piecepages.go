@@ -177,6 +177,30 @@ var errValued = errors.New("a row with values: this writer writes rows without v
 // when a page or row group cannot be written, or after Close or an
 // earlier error; the file is then unusable.
 func (pw *UnvaluedPieceWriter) Write(p Piece) error {
+	if err := pw.check(&p); err != nil {
+		return err
+	}
+	pw.cols[pPicture].addString(p.Picture)
+	pw.cols[pCGSuite].addString(p.CGSuite)
+	return pw.write(&p)
+}
+
+// WriteDrawn is Write of the row p with the picture and the CGSuite
+// string given as bytes (p.Picture and p.CGSuite are not read), which it
+// copies: a caller that draws them into a buffer of its own writes rows
+// without making two strings a row.
+func (pw *UnvaluedPieceWriter) WriteDrawn(p *Piece, picture, cgsuite []byte) error {
+	if err := pw.check(p); err != nil {
+		return err
+	}
+	pw.cols[pPicture].addBytes(picture)
+	pw.cols[pCGSuite].addBytes(cgsuite)
+	return pw.write(p)
+}
+
+// check returns the error that stops the row p from being written: an
+// earlier error, or values in p.
+func (pw *UnvaluedPieceWriter) check(p *Piece) error {
 	if pw.err != nil {
 		return pw.err
 	}
@@ -184,6 +208,13 @@ func (pw *UnvaluedPieceWriter) Write(p Piece) error {
 		pw.fail(fmt.Errorf("write %s: %w", TablePieces, errValued))
 		return pw.err
 	}
+	return nil
+}
+
+// write adds the columns of the row p but its picture and CGSuite string,
+// which the caller has added, and ends the page or the row group when
+// they are full.
+func (pw *UnvaluedPieceWriter) write(p *Piece) error {
 	c := pw.cols
 	c[pGame].addDict(p.Game)
 	c[pBoard].addDict(p.Board)
@@ -192,8 +223,6 @@ func (pw *UnvaluedPieceWriter) Write(p Piece) error {
 	c[pRows].addDelta(int64(p.Rows))
 	c[pCols].addDelta(int64(p.Cols))
 	c[pSize].addDelta(int64(p.Size))
-	c[pPicture].addString(p.Picture)
-	c[pCGSuite].addString(p.CGSuite)
 	c[pSymmetricHi].addDelta(int64(p.SymmetricHi))
 	c[pSymmetricLo].addInt64(int64(p.SymmetricLo))
 	c[pNegationHi].addDelta(int64(p.NegationHi))
@@ -398,9 +427,10 @@ type pageColumn struct {
 	n        int  // values (or nulls) in the current page
 	buf      []byte
 	// The least and greatest value of the page: lo and hi for integers
-	// and booleans (0, 1), slo and shi for strings.
+	// and booleans (0, 1), slo and shi for strings (copies, as the bytes
+	// of a string written may be the caller's).
 	lo, hi   int64
-	slo, shi string
+	slo, shi []byte
 	// bits and nbits are the booleans not yet whole bytes in buf.
 	bits  uint8
 	nbits uint
@@ -425,22 +455,29 @@ func (c *pageColumn) size() int {
 func (c *pageColumn) addString(s string) {
 	c.buf = binary.LittleEndian.AppendUint32(c.buf, uint32(len(s)))
 	c.buf = append(c.buf, s...)
-	c.stringMinMax(s)
+	stringMinMax(c, s)
+}
+
+func (c *pageColumn) addBytes(s []byte) {
+	c.buf = binary.LittleEndian.AppendUint32(c.buf, uint32(len(s)))
+	c.buf = append(c.buf, s...)
+	stringMinMax(c, s)
 }
 
 func (c *pageColumn) addDict(s string) {
 	c.dict.add(s)
-	c.stringMinMax(s)
+	stringMinMax(c, s)
 }
 
-func (c *pageColumn) stringMinMax(s string) {
+func stringMinMax[S string | []byte](c *pageColumn, s S) {
 	switch {
 	case c.n == 0:
-		c.slo, c.shi = s, s
-	case s < c.slo:
-		c.slo = s
-	case s > c.shi:
-		c.shi = s
+		c.slo = append(c.slo[:0], s...)
+		c.shi = append(c.shi[:0], s...)
+	case string(s) < string(c.slo):
+		c.slo = append(c.slo[:0], s...)
+	case string(s) > string(c.shi):
+		c.shi = append(c.shi[:0], s...)
 	}
 	c.n++
 }
@@ -526,7 +563,9 @@ func (c *pageColumn) pageStatistics() (pageStats, error) {
 	} else {
 		switch s := st.(type) {
 		case *metadata.ByteArrayStatistics:
-			s.SetMinMax(parquet.ByteArray(c.slo), parquet.ByteArray(c.shi))
+			// An empty string is a least or greatest value still: not
+			// nil, which would say there is none.
+			s.SetMinMax(append(parquet.ByteArray{}, c.slo...), append(parquet.ByteArray{}, c.shi...))
 		case *metadata.Int64Statistics:
 			s.SetMinMax(c.lo, c.hi)
 		case *metadata.Int32Statistics:
@@ -560,7 +599,7 @@ func encodeStats(st metadata.TypedStatistics) (metadata.EncodedStatistics, error
 }
 
 func (c *pageColumn) resetPage() {
-	c.n, c.buf, c.slo, c.shi = 0, c.buf[:0], "", ""
+	c.n, c.buf, c.slo, c.shi = 0, c.buf[:0], c.slo[:0], c.shi[:0]
 	c.delta.reset()
 	c.dict.indices = c.dict.indices[:0]
 }

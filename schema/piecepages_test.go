@@ -110,6 +110,37 @@ func TestUnvaluedPieceWriterMatchesPqarrow(t *testing.T) {
 	}
 }
 
+// TestUnvaluedPieceWriterWriteDrawn checks that rows written through
+// WriteDrawn, their pictures and CGSuite strings in one buffer reused from
+// row to row, make the file their Write makes, byte for byte.
+func TestUnvaluedPieceWriterWriteDrawn(t *testing.T) {
+	for _, rows := range [][]Piece{randomPieces(300_000, 6), extremePieces()} {
+		var want, got bytes.Buffer
+		if err := writeUnvalued(rows, 1000)(&want); err != nil {
+			t.Fatal(err)
+		}
+		pw, err := newUnvaluedPieceWriter(&got, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf []byte
+		for _, r := range rows {
+			buf = append(append(buf[:0], r.Picture...), r.CGSuite...)
+			picture, cgsuite := buf[:len(r.Picture)], buf[len(r.Picture):]
+			r.Picture, r.CGSuite = "", "unread"
+			if err := pw.WriteDrawn(&r, picture, cgsuite); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := pw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("%d rows: WriteDrawn's file (%d bytes) differs from Write's (%d bytes)", len(rows), got.Len(), want.Len())
+		}
+	}
+}
+
 // TestUnvaluedPieceWriterRefusesValues checks that a row with values
 // fails the writer, and that every later call fails too.
 func TestUnvaluedPieceWriterRefusesValues(t *testing.T) {

@@ -97,7 +97,8 @@ func TestCGSuiteKnownPieces(t *testing.T) {
 
 // TestCGSuiteParsesBack walks at random through positions of every game and
 // checks that the CGSuite string of every live piece met reads back, with
-// CGSuite's CharMap, as the same piece.
+// CGSuite's CharMap, as the same piece, and that the game's PieceDrawer
+// appends the same picture and CGSuite string as Picture and CGSuite.
 func TestCGSuiteParsesBack(t *testing.T) {
 	boards := []struct{ game, board string }{
 		{"clobber", "3x4"}, {"clobber", "4x4"}, {"clobber", "2x6"}, {"clobber", "5x5"},
@@ -108,6 +109,10 @@ func TestCGSuiteParsesBack(t *testing.T) {
 	for _, b := range boards {
 		t.Run(b.game+"/"+b.board, func(t *testing.T) {
 			g := mustNew(t, b.game, b.board, "")
+			draw, ok := g.(games.PieceDrawer)
+			if !ok {
+				t.Fatalf("%T is no games.PieceDrawer", g)
+			}
 			checked := map[games.PieceKey]bool{}
 			for walk := 0; walk < 40; walk++ {
 				pos := g.Start()
@@ -125,6 +130,13 @@ func TestCGSuiteParsesBack(t *testing.T) {
 						}
 						if got != k {
 							t.Fatalf("piece %s: CGSuite %q reads back as %+v, want %+v", g.Picture(k), s, got, k)
+						}
+						prefix := []byte("row:")
+						if got := draw.AppendCGSuite(prefix, k); string(got) != "row:"+s {
+							t.Fatalf("piece %s: AppendCGSuite appends %q to %q, want %q", g.Picture(k), got, prefix, s)
+						}
+						if got := draw.AppendPicture(prefix, k); string(got) != "row:"+g.Picture(k) {
+							t.Fatalf("piece %s: AppendPicture appends %q to %q", g.Picture(k), got, prefix)
 						}
 					}
 					succ := g.Expand(pos, g.Pieces(pos, nil), nil, games.NewMoveStats(false), 1)

@@ -242,6 +242,18 @@ func (g *Game) CGSuite(k games.PieceKey) string {
 	return games.FormatCGSuitePlanes(rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
 }
 
+// AppendPicture appends Picture(k) to dst.
+func (g *Game) AppendPicture(dst []byte, k games.PieceKey) []byte {
+	rows, cols := k.Dims()
+	return games.AppendDiagramPlanes(dst, rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
+}
+
+// AppendCGSuite appends CGSuite(k) to dst.
+func (g *Game) AppendCGSuite(dst []byte, k games.PieceKey) []byte {
+	rows, cols := k.Dims()
+	return games.AppendCGSuitePlanes(dst, rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
+}
+
 // Format draws a position.
 func (g *Game) Format(pos uint64) string {
 	return games.FormatDiagramPlanes(g.b.Rows, g.b.Cols, pos&0xffffffff, pos>>32, &cells)
