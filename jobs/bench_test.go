@@ -226,6 +226,34 @@ func BenchmarkSortPieces(b *testing.B) {
 	reportKeyRate(b, n, "recs/s")
 }
 
+// BenchmarkSortImages measures sorting the pieces of the orbits of the
+// distinct pieces of a tier, gathered orbit by orbit in key order of the
+// representatives, as a piece job sorts them before it writes its rows.
+func BenchmarkSortImages(b *testing.B) {
+	d := benchTier(b)
+	gr := games.StartGroup(d.g, true)
+	reps := slices.Clone(d.pieces)
+	reps = sortPieces(reps)
+	var imgs []image
+	var orbit []games.Image
+	for i, r := range reps {
+		orbit = gr.PieceOrbit(r.Key, orbit[:0])
+		for _, im := range orbit {
+			imgs = append(imgs, image{Key: im.Key, orbit: uint32(i), negates: im.Negates})
+		}
+	}
+	recs := make([]image, len(imgs))
+	n := 0
+	for b.Loop() {
+		b.StopTimer()
+		copy(recs, imgs)
+		b.StartTimer()
+		sortImages(recs)
+		n += len(recs)
+	}
+	reportKeyRate(b, n, "images/s")
+}
+
 // benchSplit deals the sorted keys into n sorted sources by key bucket, as
 // fragments from n parents reach a tier job.
 func benchSplit(keys []uint64, n int) [][]uint64 {

@@ -61,10 +61,25 @@ type imageSet struct {
 }
 
 // newImageSet gathers the pieces of the piece job of bucket of run, within
-// limit bytes.
-func newImageSet(ctx context.Context, st store.Store, limit int64, header Header, run string, bucket int) *imageSet {
-	return &imageSet{ctx: ctx, st: st, limit: max(limit, 64<<10), run: run, bucket: bucket, header: header,
+// limit bytes: of at most orbits orbits of at most orbitSize pieces each.
+// Its buffers are sized for them up front (for as many as fit in limit,
+// when they do not all), not grown by doubling as they come, which would
+// copy them at each doubling.
+func newImageSet(ctx context.Context, st store.Store, limit int64, header Header, run string, bucket int, orbits uint64, orbitSize int) *imageSet {
+	s := &imageSet{ctx: ctx, st: st, limit: max(limit, 64<<10), run: run, bucket: bucket, header: header,
 		imgs: imageBufs.get(), orbits: orbitBufs.get()}
+	nOrbits, nImgs := float64(orbits), float64(orbits)*float64(max(orbitSize, 1))
+	if bytes := nImgs*imageBytes + nOrbits*orbitRowBytes; bytes > float64(s.limit) {
+		f := float64(s.limit) / bytes
+		nOrbits, nImgs = nOrbits*f, nImgs*f
+	}
+	if n := int(nImgs); cap(s.imgs) < n {
+		s.imgs = make([]image, 0, n)
+	}
+	if n := int(nOrbits); cap(s.orbits) < n {
+		s.orbits = make([]orbitRow, 0, n)
+	}
+	return s
 }
 
 // add gathers one orbit: o, shared by the pieces in orbit. Spilling

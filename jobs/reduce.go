@@ -54,7 +54,16 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	// The pieces of the orbits of sorted representatives are not sorted:
 	// they are gathered, spilled as sorted runs when they outgrow their
 	// share, and written in key order once every orbit is in.
-	images := newImageSet(ctx, st, shares.Images.of(budget), j.header(g, KindPieceRows, 0), j.Run, j.Bucket)
+	// Each piece record of the inputs stands for at most one orbit (fewer
+	// when a piece has records in several), of at most as many pieces as
+	// the start has symmetries.
+	var records uint64
+	for _, b := range j.Inputs {
+		if b.Kind == KindPieces {
+			records += b.Count
+		}
+	}
+	images := newImageSet(ctx, st, shares.Images.of(budget), j.header(g, KindPieceRows, 0), j.Run, j.Bucket, records, group.Size())
 	defer images.release()
 	if err := gatherOrbits(ctx, st, j, g, group, reads, images, classes); err != nil {
 		return nil, err

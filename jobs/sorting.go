@@ -132,12 +132,19 @@ func radixDigits[T any](recs []T, words int, word func(r *T, i int) uint64) []ra
 			or |= k
 			and &= k
 		}
-		for varying := or ^ and; varying != 0; {
-			top := 63 - bits.LeadingZeros64(varying)
-			shift := uint(max(top-msdBits+1, 0))
-			ds = append(ds, radixDigit{w, shift})
-			varying &^= (1<<msdBits - 1) << shift
-		}
+		ds = appendDigits(ds, w, or^and)
+	}
+	return ds
+}
+
+// appendDigits appends the digits, most significant first, that cover the
+// bits set in varying of key word w.
+func appendDigits(ds []radixDigit, w int, varying uint64) []radixDigit {
+	for varying != 0 {
+		top := 63 - bits.LeadingZeros64(varying)
+		shift := uint(max(top-msdBits+1, 0))
+		ds = append(ds, radixDigit{w, shift})
+		varying &^= (1<<msdBits - 1) << shift
 	}
 	return ds
 }
@@ -236,10 +243,99 @@ func sortPieces(recs []PieceRecord) []PieceRecord {
 }
 
 // sortImages sorts the pieces of orbits, whose keys are unique, by key.
+// They are a piece job's most records, so it is msdSort made for them:
+// their key words read directly rather than through a function value,
+// and the small buckets sorted by insertion.
 func sortImages(imgs []image) []image {
-	sortBy(imgs, func(a, b image) int { return comparePieceKeys(a.Key, b.Key) }, 2,
-		func(r *image, i int) uint64 { return pieceKeyWord(&r.Key, i) })
+	if len(imgs) < radixMin {
+		slices.SortFunc(imgs, func(a, b image) int { return comparePieceKeys(a.Key, b.Key) })
+		return imgs
+	}
+	var or, and [2]uint64
+	and = [2]uint64{^uint64(0), ^uint64(0)}
+	for i := range imgs {
+		k := &imgs[i].Key
+		or[0], and[0] = or[0]|k.Hi, and[0]&k.Hi
+		or[1], and[1] = or[1]|k.Lo, and[1]&k.Lo
+	}
+	var ds []radixDigit
+	for w := range 2 {
+		ds = appendDigits(ds, w, or[w]^and[w])
+	}
+	msdSortImages(imgs, ds)
 	return imgs
+}
+
+// imageInsertionMax is the length up to which msdSortImages sorts a
+// bucket by insertion.
+const imageInsertionMax = 64
+
+// imageDigit is digit d of the key of im.
+func imageDigit(im *image, d radixDigit) int {
+	w := im.Key.Lo
+	if d.word == 0 {
+		w = im.Key.Hi
+	}
+	return int(w >> d.shift & (1<<msdBits - 1))
+}
+
+// msdSortImages is msdSort of images on the digits ds.
+func msdSortImages(recs []image, ds []radixDigit) {
+	for len(ds) > 0 && len(recs) > 1 {
+		if len(recs) <= imageInsertionMax {
+			insertionSortImages(recs)
+			return
+		}
+		d := ds[0]
+		ds = ds[1:]
+		var start, next [1 << msdBits]int
+		for i := range recs {
+			start[imageDigit(&recs[i], d)]++
+		}
+		sum, one := 0, false
+		for b, c := range start {
+			start[b], next[b] = sum, sum
+			sum += c
+			one = one || c == len(recs)
+		}
+		if one {
+			continue // every key has this digit: on to the next
+		}
+		for b := range next {
+			end := len(recs)
+			if b+1 < len(start) {
+				end = start[b+1]
+			}
+			for i := next[b]; i < end; {
+				db := imageDigit(&recs[i], d)
+				if db == b {
+					i++
+					continue
+				}
+				recs[i], recs[next[db]] = recs[next[db]], recs[i]
+				next[db]++
+			}
+			next[b] = end
+		}
+		for b := range start {
+			if lo, hi := start[b], next[b]; hi-lo > 1 {
+				msdSortImages(recs[lo:hi], ds)
+			}
+		}
+		return
+	}
+}
+
+// insertionSortImages sorts a few images by key.
+func insertionSortImages(recs []image) {
+	for i := 1; i < len(recs); i++ {
+		im := recs[i]
+		j := i
+		for ; j > 0 && im.Key.Less(recs[j-1].Key); j-- {
+			recs[j] = recs[j-1]
+		}
+		recs[j] = im
+	}
 }
 
 func compareClasses(a, b ClassRecord) int {
