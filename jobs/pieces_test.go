@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/games/all"
 	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/store"
 )
@@ -87,6 +90,60 @@ func TestPiecesTableSorted(t *testing.T) {
 			}
 			if !reflect.DeepEqual(all[0], all[1]) {
 				t.Errorf("the pieces table with the symmetry reduction (%d rows) differs from the one without (%d rows)", len(all[0]), len(all[1]))
+			}
+		})
+	}
+}
+
+// TestNegatedClasses checks negatedClasses against classesOf for every
+// negating piece of the orbits of the pieces met on random walks through
+// the positions of each game, with the start's symmetries.
+func TestNegatedClasses(t *testing.T) {
+	boards := []struct{ game, board string }{
+		{"clobber", "4x4"}, {"clobber", "4x5"}, {"clobber", "3x4"},
+		{"domineering", "4x4"}, {"domineering", "5x5"},
+		{"amazons", "3x4"}, {"amazons", "4x4"},
+	}
+	rng := rand.New(rand.NewPCG(5, 17))
+	for _, b := range boards {
+		t.Run(b.game+"/"+b.board, func(t *testing.T) {
+			g, err := all.New(b.game, b.board, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			group := games.StartGroup(g, true)
+			seen := map[games.PieceKey]bool{}
+			negating := 0
+			for walk := 0; walk < 30; walk++ {
+				pos := g.Start()
+				for {
+					pieces := g.Pieces(pos, nil)
+					for _, p := range pieces {
+						rep := group.CanonPiece(g.Translate(p.Key))
+						if !p.Live || seen[rep] {
+							continue
+						}
+						seen[rep] = true
+						plain := classesOf(g, rep)
+						for _, im := range group.PieceOrbit(rep, nil) {
+							if !im.Negates {
+								continue
+							}
+							negating++
+							if got, want := negatedClasses(g, plain, im.Key), classesOf(g, im.Key); got != want {
+								t.Fatalf("piece %s of the orbit of %s: negatedClasses %+v, classesOf %+v", g.Picture(im.Key), g.Picture(rep), got, want)
+							}
+						}
+					}
+					succ := g.Expand(pos, pieces, nil, games.NewMoveStats(false), 1)
+					if len(succ) == 0 {
+						break
+					}
+					pos = succ[rng.IntN(len(succ))]
+				}
+			}
+			if negating < 20 {
+				t.Errorf("only %d negating pieces met among %d orbits", negating, len(seen))
 			}
 		})
 	}

@@ -112,14 +112,15 @@ func gatherOrbits(ctx context.Context, st store.Store, j *PieceJob, g games.Game
 			return fmt.Errorf("%w: piece %s occurs in %d positions, not a multiple of its orbit of %d", ErrCorrupt, g.Picture(rep.Key), rep.Positions, n)
 		}
 		// The symmetries of the start keep a piece's classes, or take it
-		// to its negative's: two class computations serve the orbit.
+		// to its negative's: at most two class computations serve the
+		// orbit.
 		o := orbitRow{Positions: rep.Positions / n, FirstTier: rep.FirstTier, Plain: classesOf(g, rep.Key)}
 		if err := classes.add(pieceBucket(o.Plain.Neg, j.ClassShards), o.Plain.record()); err != nil {
 			return err
 		}
 		for _, im := range orbit {
 			if im.Negates {
-				o.Negated = classesOf(g, im.Key)
+				o.Negated = negatedClasses(g, o.Plain, im.Key)
 				if err := classes.add(pieceBucket(o.Negated.Neg, j.ClassShards), o.Negated.record()); err != nil {
 					return err
 				}
@@ -166,6 +167,23 @@ func mergePieces(ctx context.Context, st store.Store, blobs []Blob, g games.Game
 func classesOf(g games.Game, k games.PieceKey) pieceClasses {
 	sym, neg, self := g.Classes(k)
 	return pieceClasses{Sym: sym, Neg: neg, SelfNegative: self}
+}
+
+// negatedClasses is the classes of the translated piece k, which lies in
+// the symmetric class of the negative of a piece of classes c. They share
+// c's negation class and whether it is self-negative, and k's symmetric
+// class is the negative's: c's own when c is self-negative, else the
+// other of the two in the negation class, which is c.Neg when c.Sym is
+// not. Only when c.Sym names the negation class is k's symmetric class
+// unknown, and computed.
+func negatedClasses(g games.Game, c pieceClasses, k games.PieceKey) pieceClasses {
+	switch {
+	case c.SelfNegative:
+		return c
+	case c.Sym != c.Neg:
+		return pieceClasses{Sym: c.Neg, Neg: c.Neg}
+	}
+	return classesOf(g, k)
 }
 
 // pieceRows writes the rows of the pieces table of one piece job and
