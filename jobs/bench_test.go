@@ -186,29 +186,6 @@ func BenchmarkSortBaseline(b *testing.B) {
 	}
 }
 
-// BenchmarkRadixSort measures radixSort alone, without the compaction.
-func BenchmarkRadixSort(b *testing.B) {
-	for _, ks := range benchKeySets(b) {
-		if len(ks.keys) < 256 {
-			continue // sortUnique never radix-sorts so few
-		}
-		b.Run(ks.name, func(b *testing.B) {
-			keys := make([]uint64, len(ks.keys))
-			scratch := make([]uint64, len(ks.keys))
-			b.ReportAllocs()
-			n := 0
-			for b.Loop() {
-				b.StopTimer()
-				copy(keys, ks.keys)
-				b.StartTimer()
-				radixSort(keys, scratch)
-				n += len(keys)
-			}
-			reportKeyRate(b, n, "keys/s")
-		})
-	}
-}
-
 // BenchmarkSortPieces measures sorting and folding the piece records of a
 // tier, as the piece spiller does before it writes.
 func BenchmarkSortPieces(b *testing.B) {

@@ -41,8 +41,7 @@ func sortUnique(keys, scratch []uint64) (sorted, newScratch []uint64) {
 		scratch = make([]uint64, len(keys))
 	}
 	scratch = scratch[:len(keys)]
-	keys = radixSort(keys, scratch)
-	return slices.Compact(keys), scratch
+	return radixSortUnique(keys, scratch), scratch
 }
 
 // radixMin is the length below which a comparison sort is faster.
@@ -52,13 +51,21 @@ const radixMin = 4096
 // in the first-level cache.
 const radixBits = 11
 
-// radixSort sorts keys least significant digit first, with digits placed
-// on the bits in which the keys differ (positions pack into a few ranges
-// of bits) and none where they all agree. The counts of every digit are
-// taken in one pass over the keys, before the first digit is placed, so
-// that each digit costs one pass, not two. It returns the sorted slice,
-// which is either keys or scratch.
-func radixSort(keys, scratch []uint64) []uint64 {
+// radixSortUnique sorts keys least significant digit first and drops
+// repeats, with digits placed on the bits in which the keys differ
+// (positions pack into a few ranges of bits) and none where they all
+// agree. The counts of every digit are taken in one pass over the keys,
+// before the first digit is placed, so that each digit costs one pass,
+// not two. The last pass, on the most significant digit, drops the
+// repeats as it places the keys: the keys of one bucket arrive in order,
+// so a key that equals the last one placed in its bucket is a repeat, and
+// is overwritten by the next key of the bucket. The buckets' runs of
+// distinct keys are then closed up. It returns the sorted distinct keys,
+// which live in either keys or scratch.
+func radixSortUnique(keys, scratch []uint64) []uint64 {
+	if len(keys) == 0 {
+		return keys
+	}
 	var or, and uint64 = 0, ^uint64(0)
 	for _, k := range keys {
 		or |= k
@@ -75,6 +82,9 @@ func radixSort(keys, scratch []uint64) []uint64 {
 			varying = 0
 		}
 	}
+	if digits == 0 {
+		return keys[:1] // every key is the same
+	}
 	const mask = 1<<radixBits - 1
 	// The counts fit in 32 bits: no buffer of a job holds 2^32 keys.
 	counts := make([]uint32, digits<<radixBits)
@@ -85,13 +95,14 @@ func radixSort(keys, scratch []uint64) []uint64 {
 		}
 	}
 	src, dst := keys, scratch
-	for d, shift := range ds {
+	for d, shift := range ds[:digits-1] {
 		count := counts[d<<radixBits : (d+1)<<radixBits]
 		var sum uint32
 		for i, c := range count {
 			count[i] = sum
 			sum += c
 		}
+		shift &= 63 // shifts are below 64: saying so spares each shift a check
 		for _, k := range src {
 			b := (k >> shift) & mask
 			dst[count[b]] = k
@@ -99,7 +110,49 @@ func radixSort(keys, scratch []uint64) []uint64 {
 		}
 		src, dst = dst, src
 	}
-	return src
+	// The last digit drops the repeats as it places the keys.
+	shift := ds[digits-1]
+	count := counts[(digits-1)<<radixBits : digits<<radixBits]
+	var start [1 << radixBits]uint32
+	var sum uint32
+	for i, c := range count {
+		start[i], count[i] = sum, sum
+		sum += c
+	}
+	placeUnique(src, dst, shift, (*[1 << radixBits]uint32)(count))
+	// Bucket b holds its distinct keys in dst[start[b]:count[b]].
+	n := count[0]
+	for b := 1; b < len(count); b++ {
+		n += uint32(copy(dst[n:], dst[start[b]:count[b]]))
+	}
+	return dst[:n]
+}
+
+// placeUnique places the keys of src, sorted on the digits below the one
+// at shift, in the buckets of dst that digit says, dropping repeats: the
+// keys of one bucket arrive in order, so a key that equals the last one
+// placed in its bucket is a repeat, and the next key of the bucket
+// overwrites it. count holds where each bucket starts, and is left
+// holding where its distinct keys end.
+func placeUnique(src, dst []uint64, shift uint, count *[1 << radixBits]uint32) {
+	const mask = 1<<radixBits - 1
+	shift &= 63
+	// last[b] is the key last placed in bucket b: at first one whose
+	// digit is not b, so that it equals no key of b.
+	var last [1 << radixBits]uint64
+	for b := range last {
+		last[b] = uint64(b^1) << shift
+	}
+	for _, k := range src {
+		b := (k >> shift) & mask
+		dst[count[b]] = k
+		var fresh uint32
+		if k != last[b] {
+			fresh = 1
+		}
+		count[b] += fresh
+		last[b] = k
+	}
 }
 
 func comparePieceKeys(a, b games.PieceKey) int {
