@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math/bits"
 
 	"github.com/census-cgt/census/games"
 )
@@ -119,7 +120,9 @@ type pieceRow struct {
 
 // ---- the writer ----
 
-// fragWriter encodes one fragment.
+// fragWriter encodes one fragment. It encodes into buf, which it hands
+// on (to the checksum and w) once it holds fragFlush bytes: between calls
+// buf holds fewer, with room for binary.MaxVarintLen64 more.
 type fragWriter struct {
 	w     *bufio.Writer
 	crc   uint32
@@ -128,6 +131,10 @@ type fragWriter struct {
 	prev  uint64
 	prevK games.PieceKey
 }
+
+// fragFlush is how many bytes of a fragWriter's buffer it hands on at
+// once, at least.
+const fragFlush = 4000
 
 func newFragWriter(w io.Writer, h Header) *fragWriter {
 	fw := &fragWriter{w: bufio.NewWriterSize(w, 1<<16), buf: make([]byte, 0, 4096)}
@@ -142,7 +149,7 @@ func newFragWriter(w io.Writer, h Header) *fragWriter {
 
 func (fw *fragWriter) uvarint(v uint64) {
 	fw.buf = binary.AppendUvarint(fw.buf, v)
-	if len(fw.buf) >= 4000 {
+	if len(fw.buf) >= fragFlush {
 		fw.flushBuf()
 	}
 }
@@ -154,9 +161,62 @@ func (fw *fragWriter) flushBuf() {
 	fw.buf = fw.buf[:0]
 }
 
+// key writes the next key of a key fragment, as its delta from the last.
 func (fw *fragWriter) key(k uint64) {
-	fw.uvarint(k - fw.prev)
+	n, d := len(fw.buf), k-fw.prev
+	if d < 1<<56 {
+		n += putShortUvarint(fw.buf[n:n+8], d)
+	} else {
+		n += binary.PutUvarint(fw.buf[n:n+binary.MaxVarintLen64], d)
+	}
+	fw.buf = fw.buf[:n]
 	fw.prev = k
+	if n >= fragFlush {
+		fw.flushBuf()
+	}
+}
+
+// keys writes the next keys of a key fragment, as key does, a batch at a
+// time: as many keys as the buffer has room for at their longest are
+// encoded with no check of the room between them.
+func (fw *fragWriter) keys(keys []uint64) {
+	prev := fw.prev
+	for len(keys) > 0 {
+		n := len(fw.buf)
+		room := fw.buf[n:cap(fw.buf)]
+		batch := keys[:min(len(keys), len(room)/binary.MaxVarintLen64)]
+		for _, k := range batch {
+			if d := k - prev; d < 1<<56 {
+				n += putShortUvarint(fw.buf[n:n+8], d)
+			} else {
+				n += binary.PutUvarint(fw.buf[n:n+binary.MaxVarintLen64], d)
+			}
+			prev = k
+		}
+		fw.buf = fw.buf[:n]
+		keys = keys[len(batch):]
+		if n >= fragFlush || len(batch) == 0 {
+			fw.flushBuf()
+		}
+	}
+	fw.prev = prev
+}
+
+// putShortUvarint writes v, below 2^56, as a uvarint at the start of b,
+// which has room for eight bytes, and returns its length. The uvarint,
+// at most eight bytes, is built in a word with no branch on its length
+// and stored at once. The 7-bit groups of v are spread into the word's
+// bytes (halves of 28 bits into 32-bit lanes, quarters of 14 bits into
+// 16-bit lanes, then groups of 7 bits into bytes), and every byte but the
+// last gets the continuation bit.
+func putShortUvarint(b []byte, v uint64) int {
+	x := v&0x0fffffff | (v&0x00ffffff_f0000000)<<4
+	x = x&0x00003fff_00003fff | (x&0x0fffc000_0fffc000)<<2
+	x = x&0x007f007f_007f007f | (x&0x3f803f80_3f803f80)<<1
+	n := (bits.Len64(v|1) + 6) / 7
+	x |= 0x80808080_80808080 & (1<<(8*(n-1)) - 1)
+	binary.LittleEndian.PutUint64(b, x)
+	return n
 }
 
 func (fw *fragWriter) pieceKey(k games.PieceKey) {
@@ -368,7 +428,7 @@ func (fr *fragReader) nextKeys(dst []uint64) (int, error) {
 		return 0, fr.err
 	}
 	n := 0
-	prev, first := fr.prev, fr.left == fr.Count
+	prev := fr.prev
 	for n < len(dst) && fr.left > 0 {
 		if fr.w-fr.r < binary.MaxVarintLen64 {
 			// Near the end: fewer bytes may remain than the longest varint.
@@ -380,36 +440,37 @@ func (fr *fragReader) nextKeys(dst []uint64) (int, error) {
 		// As many keys as the buffered bytes surely hold, decoded without
 		// looking at the buffer's end again.
 		m := min(len(dst)-n, int(min(fr.left, uint64((fr.w-fr.r)/binary.MaxVarintLen64))), 1<<16)
-		if m == 0 {
-			m = 1 // the last bytes of the fragment
-		}
-		for range m {
-			b := fr.buf[fr.r:fr.w]
-			var d uint64
-			if len(b) > 0 && b[0] < 0x80 {
-				d = uint64(b[0])
-				fr.r++
-			} else {
-				v, k := binary.Uvarint(b)
-				if k <= 0 {
-					fr.err = fr.corrupt("bad varint")
-					return 0, fr.err
-				}
-				d = v
-				fr.r += k
+		if m > 0 && fr.left != fr.Count {
+			i, k := decodeKeyRun(dst[n:n+m], fr.buf[fr.r:fr.w], prev)
+			if i > 0 {
+				prev = dst[n+i-1]
 			}
-			// Keys strictly increase: a zero delta, or one that wraps past
-			// 2^64, is out of order.
-			if !first && (d == 0 || prev+d < prev) {
-				fr.err = fr.corrupt("keys out of order")
-				return 0, fr.err
+			fr.r += k
+			n += i
+			fr.left -= uint64(i)
+			if i == m {
+				continue
 			}
-			first = false
-			prev += d
-			dst[n] = prev
-			n++
 		}
-		fr.left -= uint64(m)
+		// One key decoded alone, with every check: the first key, which
+		// has no key before it to follow, one in the last bytes of the
+		// fragment, or one that decodeKeyRun stopped at.
+		d, k := binary.Uvarint(fr.buf[fr.r:fr.w])
+		if k <= 0 {
+			fr.err = fr.corrupt("bad varint")
+			return 0, fr.err
+		}
+		// Keys strictly increase: a zero delta, or one that wraps past
+		// 2^64, is out of order.
+		if fr.left != fr.Count && (d == 0 || prev+d < prev) {
+			fr.err = fr.corrupt("keys out of order")
+			return 0, fr.err
+		}
+		fr.r += k
+		prev += d
+		dst[n] = prev
+		n++
+		fr.left--
 	}
 	fr.prev = prev
 	if fr.left == 0 && n > 0 {
@@ -419,6 +480,78 @@ func (fr *fragReader) nextKeys(dst []uint64) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// decodeKeyRun decodes keys into dst from the uvarint deltas that start
+// buf, each from the key before, prev for the first; buf holds at least
+// eight bytes for every key of dst. It stops early at a delta of more
+// than eight bytes and at a key out of order (a zero delta, or one that
+// wraps past 2^64), for the caller to decode alone, and returns how many
+// keys it decoded and how many bytes they took.
+//
+// The deltas are decoded from words of eight bytes with no branch on
+// their lengths, two from a word when it holds the ends of two: where a
+// delta starts depends on where the one before ends, and finding both
+// ends of a word at once halves that chain of steps.
+func decodeKeyRun(dst []uint64, buf []byte, prev uint64) (n, r int) {
+	i := 0
+	for i < len(dst) {
+		w := binary.LittleEndian.Uint64(buf[r:])
+		stops := ^w & 0x80808080_80808080 // the bytes that end a uvarint
+		if stops == 0 {
+			return i, r
+		}
+		end := uint(bits.TrailingZeros64(stops)) + 1 // 8 bits a byte of the first
+		d := packUvarint(w & (1<<end - 1))
+		// Both a zero d and one that wraps make d-1, wrapping, at least
+		// what prev can grow by.
+		if d-1 >= ^prev {
+			return i, r
+		}
+		prev += d
+		dst[i] = prev
+		i++
+		second := stops & (stops - 1)
+		if second == 0 || i == len(dst) {
+			r += int(end / 8)
+			continue
+		}
+		end2 := uint(bits.TrailingZeros64(second)) + 1
+		d = packUvarint(w & (1<<end2 - 1) >> end)
+		if d-1 >= ^prev {
+			return i, r + int(end/8)
+		}
+		prev += d
+		dst[i] = prev
+		i++
+		r += int(end2 / 8)
+	}
+	return i, r
+}
+
+// packUvarint is the value of the uvarint whose bytes, at most eight, are
+// those of x in little-endian order (the bytes above its last zero): the
+// 7-bit groups of the bytes are packed together (bytes into 14-bit
+// quarters, quarters into 28-bit halves, halves into one value).
+func packUvarint(x uint64) uint64 {
+	x &= 0x7f7f7f7f_7f7f7f7f
+	x = x&0x007f007f_007f007f | (x&0x7f007f00_7f007f00)>>1
+	x = x&0x00003fff_00003fff | (x&0x3fff0000_3fff0000)>>2
+	return x&0x0fffffff | (x&0x0fffffff_00000000)>>4
+}
+
+// uvarintWord decodes the uvarint that starts the word w, the next eight
+// bytes in little-endian order, and returns it and its length: a length
+// of zero when the uvarint is longer than eight bytes. It does so with no
+// branch on the length: the first byte without the continuation bit ends
+// the uvarint.
+func uvarintWord(w uint64) (v uint64, n int) {
+	stops := ^w & 0x80808080_80808080
+	if stops == 0 {
+		return 0, 0
+	}
+	end := uint(bits.TrailingZeros64(stops)) + 1 // 8 bits a byte of the uvarint
+	return packUvarint(w & (1<<end - 1)), int(end / 8)
 }
 
 func (fr *fragReader) pieceKey() games.PieceKey {
@@ -455,11 +588,7 @@ func writeFragmentErr(w io.Writer, h Header, encode func(*fragWriter) error) (Bl
 // writeKeys writes sorted unique keys as one fragment.
 func writeKeys(w io.Writer, h Header, keys []uint64) (Blob, error) {
 	h.Count = uint64(len(keys))
-	return writeFragment(w, h, func(fw *fragWriter) {
-		for _, k := range keys {
-			fw.key(k)
-		}
-	})
+	return writeFragment(w, h, func(fw *fragWriter) { fw.keys(keys) })
 }
 
 // writePieces writes piece records sorted by unique key as one fragment.

@@ -3,6 +3,7 @@ package jobs
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -594,6 +595,160 @@ func TestBlobSections(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got, err := readBlob(st, tc.b, KindPositions, g, (*fragReader).nextKey); !errors.Is(err, ErrCorrupt) {
 				t.Errorf("read %v, %v; want ErrCorrupt", got, err)
+			}
+		})
+	}
+}
+
+// TestUvarintWords checks the word-at-a-time uvarint encoder and decoder
+// against encoding/binary: values of every length around the bounds of
+// their bytes, and random words, whose bytes decode as whatever uvarint
+// they start with.
+func TestUvarintWords(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	var values []uint64
+	for l := range 64 {
+		values = append(values, 1<<l-1, 1<<l, 1<<l+1, 1<<l|rng.Uint64N(1<<l))
+	}
+	values = append(values, maxKey)
+	for _, v := range values {
+		want := binary.AppendUvarint(nil, v)
+		if v < 1<<56 {
+			var b [binary.MaxVarintLen64]byte
+			if n := putShortUvarint(b[:], v); !bytes.Equal(b[:n], want) {
+				t.Errorf("putShortUvarint(%#x) = % x, want % x", v, b[:n], want)
+			}
+		}
+		var w [8]byte
+		copy(w[:], want)
+		got, n := uvarintWord(binary.LittleEndian.Uint64(w[:]))
+		if len(want) > 8 {
+			if n != 0 {
+				t.Errorf("uvarintWord of the %d-byte uvarint of %#x = %#x, %d, want length 0", len(want), v, got, n)
+			}
+		} else if got != v || n != len(want) {
+			t.Errorf("uvarintWord of the uvarint of %#x = %#x, %d, want %d bytes", v, got, n, len(want))
+		}
+	}
+	for range 100_000 {
+		// Words of few continuation bits, so that every length is common.
+		w := rng.Uint64() & (rng.Uint64() | 0x7f7f7f7f_7f7f7f7f) & (rng.Uint64() | 0x7f7f7f7f_7f7f7f7f)
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], w)
+		want, wn := binary.Uvarint(b[:])
+		if wn <= 0 {
+			wn = 0 // not ended within the word
+		}
+		if got, n := uvarintWord(w); got != want || n != wn {
+			t.Fatalf("uvarintWord(% x) = %#x, %d; binary.Uvarint: %#x, %d", b, got, n, want, wn)
+		}
+	}
+}
+
+// refKeyFragment is the key fragment of keys, built by encoding/binary
+// from the layout documented in fragment.go.
+func refKeyFragment(h Header, keys []uint64) []byte {
+	b := []byte(fragMagic)
+	b = append(b, fragVersion, byte(h.Kind), byte(h.Rows), byte(h.Cols), byte(len(h.Game)))
+	b = append(b, h.Game...)
+	b = binary.LittleEndian.AppendUint32(b, uint32(h.Tier))
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(keys)))
+	var prev uint64
+	for _, k := range keys {
+		b = binary.AppendUvarint(b, k-prev)
+		prev = k
+	}
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoliTable))
+	return append(b, fragTrailer...)
+}
+
+// TestKeyFragmentBytes checks that both ways of writing keys, writeKeys and
+// a key at a time as a compaction does, write the bytes the layout says,
+// and that nextKeys reads them back in batches of any size.
+func TestKeyFragmentBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 10))
+	// Deltas of every length, mixed and in runs of one length, and of
+	// nine bytes among short ones.
+	var mixed, runs, long []uint64
+	var k uint64
+	for range 20_000 {
+		k += 1 + rng.Uint64N(1<<rng.IntN(50))
+		mixed = append(mixed, k)
+	}
+	k = 0
+	for i := range 18_000 {
+		k += 1<<(i/1000*3) + rng.Uint64N(3)
+		runs = append(runs, k)
+	}
+	k = 0
+	for i := range 6000 {
+		k += 1 + rng.Uint64N(1<<14)
+		if i%100 == 0 {
+			k += 1 << 58
+		}
+		long = append(long, k)
+	}
+	sets := []struct {
+		name string
+		keys []uint64
+	}{
+		{"empty", nil},
+		{"key 0 alone", []uint64{0}},
+		{"near 2^64", []uint64{0, 1 << 55, 1 << 56, 1<<56 + 1, 1 << 63, maxKey - 1, maxKey}},
+		{"largest key alone", []uint64{maxKey}},
+		{"dense", denseKeys(50_000)},
+		{"random", sortedKeys(rng, 20_000, rng.Uint64)},
+		{"clobber-like", sortedKeys(rng, 20_000, func() uint64 { return rng.Uint64() & 0x000fffff_000fffff })},
+		{"deltas of every length", mixed},
+		{"runs of each length", runs},
+		{"some deltas of nine bytes", long},
+	}
+	h := Header{Kind: KindDeadFree, Game: "clobber", Rows: 4, Cols: 5, Tier: 3}
+	for _, set := range sets {
+		t.Run(set.name, func(t *testing.T) {
+			want := refKeyFragment(h, set.keys)
+			var batch, single bytes.Buffer
+			if _, err := writeKeys(&batch, h, set.keys); err != nil {
+				t.Fatal(err)
+			}
+			hk := h
+			hk.Count = uint64(len(set.keys))
+			_, err := writeFragment(&single, hk, func(fw *fragWriter) {
+				for _, k := range set.keys {
+					fw.key(k)
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range []struct {
+				name string
+				got  []byte
+			}{{"writeKeys", batch.Bytes()}, {"key", single.Bytes()}} {
+				if !bytes.Equal(w.got, want) {
+					t.Errorf("%s wrote %d bytes, want %d; first difference at %d", w.name, len(w.got), len(want), firstDiff(w.got, want))
+				}
+			}
+			for _, size := range []int{1, 2, 7, 512, 100_000} {
+				fr, err := newFragReaderSize("mem", bytes.NewReader(want), h.Kind, Blob{}, 4<<10)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []uint64
+				dst := make([]uint64, size)
+				for {
+					n, err := fr.nextKeys(dst)
+					if err != nil {
+						t.Fatalf("batches of %d: %v", size, err)
+					}
+					if n == 0 {
+						break
+					}
+					got = append(got, dst[:n]...)
+				}
+				if !slices.Equal(got, set.keys) {
+					t.Errorf("batches of %d: read %d keys, want %d; first difference at %d", size, len(got), len(set.keys), firstDiff(got, set.keys))
+				}
 			}
 		})
 	}
