@@ -215,19 +215,14 @@ func (m *keyMerge) run(ctx context.Context, st store.Store, blobs []Blob, k Kind
 				limit = min(limit, head(2))
 			}
 		}
-		for {
-			key := s.keys[s.i]
-			if key > limit {
-				break
-			}
+		// Only the first key taken may repeat one emitted: the keys of a
+		// fragment strictly increase.
+		if key := s.keys[s.i]; key <= limit && !first && key == prev {
 			m.Read++
-			if first || key != prev {
-				first, prev = false, key
-				if err := emit(key); err != nil {
-					return err
-				}
-			}
-			if s.i++; s.i == s.n {
+			s.i++
+		}
+		for {
+			if s.i == s.n {
 				ok, err := s.fill()
 				if err != nil {
 					return err
@@ -239,6 +234,25 @@ func (m *keyMerge) run(ctx context.Context, st store.Store, blobs []Blob, k Kind
 					h = h[:last]
 					break
 				}
+			}
+			keys := s.keys[s.i:s.n]
+			taken := 0
+			for _, key := range keys {
+				if key > limit {
+					break
+				}
+				m.Read++
+				taken++
+				if err := emit(key); err != nil {
+					return err
+				}
+			}
+			s.i += taken
+			if taken > 0 {
+				first, prev = false, keys[taken-1]
+			}
+			if taken < len(keys) {
+				break
 			}
 		}
 		if len(h) > 0 {

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -93,5 +94,59 @@ func TestMergeSortedErrors(t *testing.T) {
 				t.Errorf("error %v after %d emits; want %v after %d", err, calls, tc.want, tc.emitted)
 			}
 		})
+	}
+}
+
+// TestKeyMerge merges key fragments that share keys, in batches of the
+// least size and of more, and checks that every distinct key comes once,
+// in order, and that Read counts every record.
+func TestKeyMerge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	g := mustGame(t, "clobber", "4x4", "")
+	ctx := context.Background()
+	st := newMemStore()
+	for _, nfrag := range []int{1, 2, 3, 9} {
+		for _, span := range []uint64{50, 5000, 1 << 40} {
+			t.Run(fmt.Sprintf("%d fragments of keys below %d", nfrag, span), func(t *testing.T) {
+				var blobs []Blob
+				var all []uint64
+				var records uint64
+				for i := range nfrag {
+					// Fragments of a few keys and of more than a batch.
+					n := rng.IntN(3) * rng.IntN(2000)
+					keys := make([]uint64, n)
+					for j := range keys {
+						keys[j] = rng.Uint64N(span)
+					}
+					keys = slices.Compact(slices.Sorted(slices.Values(keys)))
+					all = append(all, keys...)
+					records += uint64(len(keys))
+					name := fmt.Sprintf("merge/%d-%d-%d.frag", nfrag, span, i)
+					b, err := putKeys(ctx, st, name, headerFor(g, KindDeadFree, 1), keys)
+					if err != nil {
+						t.Fatal(err)
+					}
+					blobs = append(blobs, b)
+				}
+				want := slices.Compact(slices.Sorted(slices.Values(all)))
+				for _, reads := range []int64{0, 1 << 20} {
+					var m keyMerge
+					var got []uint64
+					err := m.run(ctx, st, blobs, KindDeadFree, g, reads, func(k uint64) error {
+						got = append(got, k)
+						return nil
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(got, want) {
+						t.Errorf("reads %d: merged %d keys, want %d; first difference at %d", reads, len(got), len(want), firstDiff(got, want))
+					}
+					if m.Read != records || m.Total != records {
+						t.Errorf("reads %d: read %d of %d records, want %d", reads, m.Read, m.Total, records)
+					}
+				}
+			})
+		}
 	}
 }
