@@ -120,10 +120,14 @@ func radixSortUnique(keys, scratch []uint64) []uint64 {
 		sum += c
 	}
 	placeUnique(src, dst, shift, (*[1 << radixBits]uint32)(count))
-	// Bucket b holds its distinct keys in dst[start[b]:count[b]].
+	// Bucket b holds its distinct keys in dst[start[b]:count[b]]: they
+	// move down only once a bucket before had repeats.
 	n := count[0]
 	for b := 1; b < len(count); b++ {
-		n += uint32(copy(dst[n:], dst[start[b]:count[b]]))
+		if start[b] != n {
+			copy(dst[n:], dst[start[b]:count[b]])
+		}
+		n += count[b] - start[b]
 	}
 	return dst[:n]
 }
