@@ -13,12 +13,7 @@ import (
 func BenchmarkReadKeyBatches(b *testing.B) {
 	for _, ks := range benchEncodeSets(b) {
 		b.Run(ks.name, func(b *testing.B) {
-			h := Header{Kind: KindPositions, Game: "clobber", Rows: 4, Cols: 4, Tier: 1}
-			var buf bytes.Buffer
-			if _, err := writeKeys(&buf, h, ks.keys); err != nil {
-				b.Fatal(err)
-			}
-			data := buf.Bytes()
+			data := benchKeyFragment(b, ks.keys)
 			r := bytes.NewReader(data)
 			batch := make([]uint64, 1<<10)
 			var sink uint64

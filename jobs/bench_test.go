@@ -361,16 +361,21 @@ func BenchmarkWriteKeys(b *testing.B) {
 	}
 }
 
+// benchKeyFragment is keys written as a fragment of positions.
+func benchKeyFragment(b *testing.B, keys []uint64) []byte {
+	h := Header{Kind: KindPositions, Game: "clobber", Rows: 4, Cols: 4, Tier: 1}
+	var buf bytes.Buffer
+	if _, err := writeKeys(&buf, h, keys); err != nil {
+		b.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 // BenchmarkReadKeys measures decoding and checking a fragment from memory.
 func BenchmarkReadKeys(b *testing.B) {
 	for _, ks := range benchEncodeSets(b) {
 		b.Run(ks.name, func(b *testing.B) {
-			h := Header{Kind: KindPositions, Game: "clobber", Rows: 4, Cols: 4, Tier: 1}
-			var buf bytes.Buffer
-			if _, err := writeKeys(&buf, h, ks.keys); err != nil {
-				b.Fatal(err)
-			}
-			data := buf.Bytes()
+			data := benchKeyFragment(b, ks.keys)
 			r := bytes.NewReader(data)
 			var sink uint64
 			b.ReportAllocs()

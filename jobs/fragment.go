@@ -540,20 +540,6 @@ func packUvarint(x uint64) uint64 {
 	return x&0x0fffffff | (x&0x0fffffff_00000000)>>4
 }
 
-// uvarintWord decodes the uvarint that starts the word w, the next eight
-// bytes in little-endian order, and returns it and its length: a length
-// of zero when the uvarint is longer than eight bytes. It does so with no
-// branch on the length: the first byte without the continuation bit ends
-// the uvarint.
-func uvarintWord(w uint64) (v uint64, n int) {
-	stops := ^w & 0x80808080_80808080
-	if stops == 0 {
-		return 0, 0
-	}
-	end := uint(bits.TrailingZeros64(stops)) + 1 // 8 bits a byte of the uvarint
-	return packUvarint(w & (1<<end - 1)), int(end / 8)
-}
-
 func (fr *fragReader) pieceKey() games.PieceKey {
 	dh, lo := fr.uvarint(), fr.uvarint()
 	if dh == 0 {
