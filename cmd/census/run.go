@@ -308,7 +308,10 @@ func (r *censusRun) stages(ctx context.Context, res *coordinator.Result, solved 
 }
 
 // checkWritable creates dir if needed and checks a file can be made in it.
-// It leaves no trace: directories it had to create are removed again.
+// It leaves no trace: directories it had to create are removed again, one
+// at a time and only when empty, so that a check running at the same time
+// on the same directory (two coordinators started at once) keeps what it
+// made; a probe whose directory such a check removed is made again.
 func checkWritable(dir string) error {
 	top := dir // the outermost directory that does not exist yet
 	for p := filepath.Clean(dir); ; p = filepath.Dir(p) {
@@ -322,16 +325,37 @@ func checkWritable(dir string) error {
 	}
 	_, statErr := os.Stat(dir)
 	created := statErr != nil
+	for attempt := 1; ; attempt++ {
+		f, err := probe(dir)
+		// A concurrent check removing what it made, as this one made it,
+		// fails it with "does not exist" or "exists": again.
+		if (errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrExist)) && attempt < 10 {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		f.Close()
+		err = os.Remove(f.Name())
+		if created {
+			removeEmptyDirs(dir, top)
+		}
+		return err
+	}
+}
+
+// probe makes dir, if need be, and a file in it.
+func probe(dir string) (*os.File, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return nil, err
 	}
-	if created {
-		defer os.RemoveAll(top)
+	return os.CreateTemp(dir, ".census-probe-*")
+}
+
+// removeEmptyDirs removes dir and then its parents up to top, stopping at
+// the first that cannot be removed (one not empty, or gone).
+func removeEmptyDirs(dir, top string) {
+	top = filepath.Clean(top)
+	for p := filepath.Clean(dir); os.Remove(p) == nil && p != top; p = filepath.Dir(p) {
 	}
-	f, err := os.CreateTemp(dir, ".census-probe-*")
-	if err != nil {
-		return err
-	}
-	f.Close()
-	return os.Remove(f.Name())
 }
