@@ -442,7 +442,8 @@ func (c *census) reduce(ctx context.Context) (jobs.PieceResult, jobs.ClassResult
 	c.tr.stage(runstate.StagePieces, len(c.tiers), c.total.Positions)
 	room := func(batch []jobs.Job) error {
 		return c.checkRoom(ctx, batch, func() error {
-			return c.space.check("the piece reduction", pieceReductionBytes(c.pieces.blobs(), games.StartGroup(c.g, !c.spec.NoSymmetry).Size()))
+			group := games.StartGroup(c.g, !c.spec.NoSymmetry)
+			return c.space.check("the piece reduction", pieceReductionBytes(c.pieces.blobs(), group.Size()))
 		})
 	}
 	return reduce(ctx, c.cfg, c.spec, c.reduceShards, c.pieces.blobs(), room, &c.clock, func() {

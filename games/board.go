@@ -9,6 +9,11 @@ import (
 
 // Board is a rectangle of Rows x Cols squares; square (r, c) is bit r*Cols+c
 // of a mask.
+//
+// The methods that move and fill masks take a pointer: the kernels call
+// them for every piece and move, and a call on a copy of the board (five
+// words, copied sixteen bytes at a time) stalls when its fields are read
+// back from the copy before the copy has landed.
 type Board struct {
 	Rows, Cols int
 	// Full has a bit for every square.
@@ -60,24 +65,24 @@ func (b Board) String() string { return fmt.Sprintf("%dx%d", b.Rows, b.Cols) }
 func (b Board) Squares() int { return b.Rows * b.Cols }
 
 // East moves every bit of m one column right, dropping those that leave the board.
-func (b Board) East(m uint64) uint64 { return (m << 1) & b.notFirst }
+func (b *Board) East(m uint64) uint64 { return (m << 1) & b.notFirst }
 
 // West moves every bit of m one column left.
-func (b Board) West(m uint64) uint64 { return (m >> 1) & b.notLast }
+func (b *Board) West(m uint64) uint64 { return (m >> 1) & b.notLast }
 
 // South moves every bit of m one row down.
-func (b Board) South(m uint64) uint64 { return (m << b.Cols) & b.Full }
+func (b *Board) South(m uint64) uint64 { return (m << b.Cols) & b.Full }
 
 // North moves every bit of m one row up.
-func (b Board) North(m uint64) uint64 { return m >> b.Cols }
+func (b *Board) North(m uint64) uint64 { return m >> b.Cols }
 
 // Nbrs4 is the set of squares orthogonally adjacent to some square of m.
-func (b Board) Nbrs4(m uint64) uint64 {
+func (b *Board) Nbrs4(m uint64) uint64 {
 	return b.East(m) | b.West(m) | b.South(m) | b.North(m)
 }
 
 // Nbrs8 is the set of squares king-adjacent to some square of m, and m.
-func (b Board) Nbrs8(m uint64) uint64 {
+func (b *Board) Nbrs8(m uint64) uint64 {
 	h := m | b.East(m) | b.West(m)
 	return h | b.South(h) | b.North(h)
 }
@@ -88,7 +93,7 @@ func (b Board) Nbrs8(m uint64) uint64 {
 // doubling steps (which cover runs of up to 8 squares at once, and longer
 // ones over several rounds), then takes one step up and down; the rounds
 // stop when nothing changes.
-func (b Board) Fill4(seed, within uint64) uint64 {
+func (b *Board) Fill4(seed, within uint64) uint64 {
 	// e1 are the squares that can be reached from their west neighbour, e2
 	// from the one two squares west through e1, e4 likewise; w1, w2, w4
 	// the same eastward.
@@ -115,7 +120,7 @@ func (b Board) Fill4(seed, within uint64) uint64 {
 }
 
 // Fill8 is the king-connected component of within that holds seed.
-func (b Board) Fill8(seed, within uint64) uint64 {
+func (b *Board) Fill8(seed, within uint64) uint64 {
 	x := seed & within
 	for {
 		y := b.Nbrs8(x) & within
@@ -128,7 +133,7 @@ func (b Board) Fill8(seed, within uint64) uint64 {
 
 // Crop cuts the bounding box of region out of the plane m: it returns the
 // box's size and the cells of m inside it, with row stride cols.
-func (b Board) Crop(region uint64, planes ...*uint64) (rows, cols int) {
+func (b *Board) Crop(region uint64, planes ...*uint64) (rows, cols int) {
 	// The rows come from the lowest and highest squares of region, the
 	// columns from the union of its rows.
 	r0 := bits.TrailingZeros64(region) / b.Cols

@@ -157,7 +157,8 @@ func BoardMaps(b Board, planes int, withSwap, transposeNegates bool) []*KeyMap {
 }
 
 // Group is the group of key maps that fix a start position: positions in
-// one orbit are counted once, weighted by the orbit's size.
+// one orbit are counted once, weighted by the orbit's size. Its methods
+// take a pointer, for the reason Board's do: Canon runs once a successor.
 type Group struct {
 	maps []*KeyMap // the identity first
 	geo  *geometry
@@ -189,13 +190,13 @@ func StartGroup(g Game, on bool) Group {
 }
 
 // Size is the number of maps of the group.
-func (gr Group) Size() int { return len(gr.maps) }
+func (gr *Group) Size() int { return len(gr.maps) }
 
 // Canon is the least key of the orbit of key. It computes each image once
 // and shares the work between them: the column flip is the half turn of the
 // row flip, and the symmetries that exchange rows and columns are the
 // others after a transpose.
-func (gr Group) Canon(key uint64) uint64 {
+func (gr *Group) Canon(key uint64) uint64 {
 	g, keep := gr.geo, &gr.keep
 	best := key
 	if keep[Identity] != 0 {
@@ -243,7 +244,7 @@ func minImage(best, y uint64, keep uint8) uint64 {
 }
 
 // CanonOrbit is Canon and Orbit of key together, in one pass.
-func (gr Group) CanonOrbit(key uint64) (canon, orbit uint64) {
+func (gr *Group) CanonOrbit(key uint64) (canon, orbit uint64) {
 	b := gr.bases(key)
 	canon, fixed := key, 1
 	for _, m := range gr.maps[1:] {
@@ -257,7 +258,7 @@ func (gr Group) CanonOrbit(key uint64) (canon, orbit uint64) {
 }
 
 // Orbit is the number of distinct keys in the orbit of key.
-func (gr Group) Orbit(key uint64) uint64 {
+func (gr *Group) Orbit(key uint64) uint64 {
 	b := gr.bases(key)
 	fixed := 1
 	for _, m := range gr.maps[1:] {
@@ -270,7 +271,7 @@ func (gr Group) Orbit(key uint64) uint64 {
 
 // Images appends the distinct keys of the orbit of key to dst, key first:
 // the positions that a stored representative stands for.
-func (gr Group) Images(key uint64, dst []uint64) []uint64 {
+func (gr *Group) Images(key uint64, dst []uint64) []uint64 {
 	b := gr.bases(key)
 	start := len(dst)
 	dst = append(dst, key)
@@ -285,7 +286,7 @@ func (gr Group) Images(key uint64, dst []uint64) []uint64 {
 // bases are the images of key under the board symmetries of the group's
 // maps, by symmetry, without the colour swap; the others are left 0. They
 // share work as Canon's do.
-func (gr Group) bases(key uint64) (b [8]uint64) {
+func (gr *Group) bases(key uint64) (b [8]uint64) {
 	g, keep := gr.geo, &gr.keep
 	b[Identity] = key
 	if keep[HalfTurn] != 0 {
@@ -313,7 +314,7 @@ func image(b *[8]uint64, m *KeyMap) uint64 {
 }
 
 // CanonPiece is the least translated piece of the orbit of k.
-func (gr Group) CanonPiece(k PieceKey) PieceKey {
+func (gr *Group) CanonPiece(k PieceKey) PieceKey {
 	rows, cols := k.Dims()
 	if rows > 8 || cols > 8 {
 		best := k
@@ -344,7 +345,7 @@ type Image struct {
 
 // PieceOrbit appends the distinct translated pieces of the orbit of k to
 // dst, in key order.
-func (gr Group) PieceOrbit(k PieceKey, dst []Image) []Image {
+func (gr *Group) PieceOrbit(k PieceKey, dst []Image) []Image {
 	start := len(dst)
 	dst = append(dst, Image{Key: k})
 	for _, m := range gr.maps[1:] {

@@ -8,7 +8,7 @@ package games
 // representative is fixed by a map that negates and one that does not, so
 // it is its own negative and the answer does not matter (its outcome is N
 // or P either way); CanonSign then reports false.
-func (gr Group) CanonSign(key uint64) (canon uint64, negated bool) {
+func (gr *Group) CanonSign(key uint64) (canon uint64, negated bool) {
 	b := gr.bases(key)
 	canon = key
 	for _, m := range gr.maps[1:] {
@@ -27,7 +27,7 @@ func (gr Group) CanonSign(key uint64) (canon uint64, negated bool) {
 // Then the maps that do not form a subgroup of half its size, and a
 // position that no map exchanging the players fixes has half its orbit in
 // each coset: half its images are its negatives.
-func (gr Group) Negates() bool {
+func (gr *Group) Negates() bool {
 	for _, m := range gr.maps {
 		if m.Negates {
 			return true
