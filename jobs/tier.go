@@ -395,6 +395,12 @@ func WriteStart(ctx context.Context, st store.Store, s Spec, shards int) (Blob, 
 // and piece. The table starts small and doubles (keeping what it holds),
 // up to limit slots, whenever the misses since it last grew outnumber
 // its slots.
+//
+// A table of more slots than the caches hold costs a miss a piece, so add
+// takes pieces a batch at a time: it first reads the slot of every piece
+// of the batch, loads that do not wait on each other and so overlap, then
+// counts them in order, from slots now in the cache. The order in which
+// counts reach the table, and so what it sends, is the same.
 type pieceCache struct {
 	group  games.Group
 	slots  []pieceSlot
@@ -403,7 +409,22 @@ type pieceCache struct {
 	limit  int
 	// send takes the count of a piece's representative out of the table.
 	send func(rep games.PieceKey, positions uint64) error
+	// batch holds the pieces add has not counted yet; touched keeps the
+	// reads of their slots from being dropped as unused.
+	batch   []pendingPiece
+	touched uint64
 }
+
+// pendingPiece is a translated piece and the positions to count for it.
+type pendingPiece struct {
+	key games.PieceKey
+	w   uint64
+}
+
+// pieceBatch is the number of pieces add counts at once: enough for the
+// reads of their slots to overlap, few enough that the slots stay in the
+// first-level cache until they are counted.
+const pieceBatch = 64
 
 // pieceSlot is a piece, the representative of its orbit and the positions
 // counted for it in the slot; a slot whose piece is the zero key is empty
@@ -417,7 +438,7 @@ type pieceSlot struct {
 const pieceCacheMin = 1 << 12
 
 func newPieceCache(group games.Group, limit int, send func(rep games.PieceKey, positions uint64) error) *pieceCache {
-	c := &pieceCache{group: group, limit: max(limit, pieceCacheMin), send: send}
+	c := &pieceCache{group: group, limit: max(limit, pieceCacheMin), send: send, batch: make([]pendingPiece, 0, pieceBatch)}
 	c.slots = make([]pieceSlot, pieceCacheMin)
 	c.shift = uint(64 - bits.TrailingZeros(uint(pieceCacheMin)))
 	return c
@@ -449,8 +470,34 @@ func (c *pieceCache) slot(k games.PieceKey) *pieceSlot {
 	return &c.slots[((k.Hi*0x9e3779b97f4a7c15)^k.Lo)*0xbf58476d1ce4e5b9>>c.shift]
 }
 
-// add counts w positions for the translated piece k.
+// add counts w positions for the translated piece k, when its batch is
+// full or at flush.
 func (c *pieceCache) add(k games.PieceKey, w uint64) error {
+	c.batch = append(c.batch, pendingPiece{key: k, w: w})
+	if len(c.batch) < pieceBatch {
+		return nil
+	}
+	return c.countBatch()
+}
+
+// countBatch counts the pieces of the batch.
+func (c *pieceCache) countBatch() error {
+	var t uint64
+	for _, p := range c.batch {
+		t += c.slot(p.key).positions
+	}
+	c.touched += t
+	for _, p := range c.batch {
+		if err := c.count(p.key, p.w); err != nil {
+			return err
+		}
+	}
+	c.batch = c.batch[:0]
+	return nil
+}
+
+// count counts w positions for the translated piece k in its slot.
+func (c *pieceCache) count(k games.PieceKey, w uint64) error {
 	if k == (games.PieceKey{}) {
 		return c.send(c.group.CanonPiece(k), w)
 	}
@@ -477,6 +524,9 @@ func (c *pieceCache) add(k games.PieceKey, w uint64) error {
 
 // flush sends every count the table holds.
 func (c *pieceCache) flush() error {
+	if err := c.countBatch(); err != nil {
+		return err
+	}
 	for i := range c.slots {
 		s := &c.slots[i]
 		if s.positions > 0 {
