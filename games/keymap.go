@@ -171,7 +171,10 @@ type Group struct {
 // on false it is the identity alone, and the census counts plainly.
 func StartGroup(g Game, on bool) Group {
 	all := g.KeyMaps()
-	gr := Group{maps: all[:1], geo: all[0].geo}
+	// A full slice expression, so that appending does not write over the
+	// game's maps (a second StartGroup on the game saw them reordered and
+	// repeated).
+	gr := Group{maps: all[:1:1], geo: all[0].geo}
 	if on {
 		for _, m := range all[1:] {
 			if m.Apply(g.Start()) == g.Start() {
