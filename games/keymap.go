@@ -78,10 +78,12 @@ func swaps(x uint64, ds []deltaSwap) uint64 {
 type geometry struct {
 	planes, squares int
 	rows, cols, tr  []deltaSwap
+	// height and width are the board's rows and columns.
+	height, width int
 }
 
 func newGeometry(b Board, planes int) *geometry {
-	g := &geometry{planes: planes, squares: b.Squares()}
+	g := &geometry{planes: planes, squares: b.Squares(), height: b.Rows, width: b.Cols}
 	g.rows = involution(b, planes, FlipRows)
 	g.cols = involution(b, planes, FlipCols)
 	if b.Rows == b.Cols {
@@ -121,9 +123,9 @@ func (g *geometry) transpose(x uint64) uint64 { return swaps(x, g.tr) }
 // planes exchanged, which a rotation undoes.
 func (g *geometry) halfTurn(x uint64) uint64 {
 	if g.planes == 1 {
-		return bits.Reverse64(x) >> (64 - g.squares)
+		return bits.Reverse64(x) >> ((64 - g.squares) & 63)
 	}
-	return swapPlanes(bits.Reverse64(x) >> (32 - g.squares))
+	return swapPlanes(bits.Reverse64(x) >> ((32 - g.squares) & 63))
 }
 
 // ApplyPiece maps a translated piece.
@@ -165,23 +167,32 @@ type Group struct {
 	// keep[s] says which images under symmetry s the group holds: bit 0
 	// the image itself, bit 1 the image with the colours swapped.
 	keep [8]uint8
+	// canon computes Canon, as plan chose (see canon.go); one, rect and
+	// bytes hold what the function chosen needs.
+	canon func(*Group, uint64) uint64
+	one   oneMap
+	rect  rectPlan
+	bytes bytePlan
 }
 
 // StartGroup is the subgroup of the game's key maps that fix its start; with
 // on false it is the identity alone, and the census counts plainly.
 func StartGroup(g Game, on bool) Group {
 	all := g.KeyMaps()
-	// A full slice expression, so that appending does not write over the
-	// game's maps (a second StartGroup on the game saw them reordered and
-	// repeated).
-	gr := Group{maps: all[:1:1], geo: all[0].geo}
+	maps := all[:1:1] // appending must not write over the game's maps
 	if on {
 		for _, m := range all[1:] {
 			if m.Apply(g.Start()) == g.Start() {
-				gr.maps = append(gr.maps, m)
+				maps = append(maps, m)
 			}
 		}
 	}
+	return newGroup(maps)
+}
+
+// newGroup is the group of maps, the identity first.
+func newGroup(maps []*KeyMap) Group {
+	gr := Group{maps: maps, geo: maps[0].geo}
 	for _, m := range gr.maps[1:] {
 		if m.Swap {
 			gr.keep[m.Sym] |= 2
@@ -189,17 +200,22 @@ func StartGroup(g Game, on bool) Group {
 			gr.keep[m.Sym] |= 1
 		}
 	}
+	gr.plan()
 	return gr
 }
 
 // Size is the number of maps of the group.
 func (gr *Group) Size() int { return len(gr.maps) }
 
-// Canon is the least key of the orbit of key. It computes each image once
-// and shares the work between them: the column flip is the half turn of the
+// Canon is the least key of the orbit of key, computed by the function
+// plan chose for the group (see canon.go).
+func (gr *Group) Canon(key uint64) uint64 { return gr.canon(gr, key) }
+
+// canonShared is Canon for any group. It computes each image once and
+// shares the work between them: the column flip is the half turn of the
 // row flip, and the symmetries that exchange rows and columns are the
 // others after a transpose.
-func (gr *Group) Canon(key uint64) uint64 {
+func (gr *Group) canonShared(key uint64) uint64 {
 	g, keep := gr.geo, &gr.keep
 	best := key
 	if keep[Identity] != 0 {
