@@ -68,6 +68,7 @@ type tierKernel struct {
 
 	next              *spiller[uint64] // positions of the next tier, by shard
 	deadFree, inPlace *spiller[uint64] // keys, by reduce bucket
+	recentInPlace     recentKeys       // in-place keys just sent
 	pieceRecs         *spiller[PieceRecord]
 	table             *positionTable // nil unless the spec asks for positions
 	keep              *keeper        // nil unless the spec keeps positions (keep.go)
@@ -240,8 +241,10 @@ func (k *tierKernel) pieces(w uint64) (live int, err error) {
 		}
 		live++
 		ip := k.group.Canon(p.Key)
-		if err := k.inPlace.add(Bucket(ip, j.ReduceShards), ip); err != nil {
-			return live, err
+		if h := mix(ip); !k.recentInPlace.repeat(ip, h) {
+			if err := k.inPlace.add(bucketOfMix(h, j.ReduceShards), ip); err != nil {
+				return live, err
+			}
 		}
 		t := g.Translate(p.Key)
 		if containsKey(k.seen, t) {
@@ -340,6 +343,29 @@ func (k *tierKernel) abort() {
 	k.pieceRecs.release()
 	keyScratch.put(k.scratch)
 	k.scratch = nil
+}
+
+// recentKeys remembers the keys a spiller was sent last, in a direct-mapped
+// table by a hash of the key, so that a key sent again soon after is
+// dropped before it is buffered and sorted: the job writes its keys
+// sorted and unique, so the fragments are the same. The in-place pieces of
+// consecutive positions repeat: on Clobber 4x5 the jobs find 34.6 M
+// in-place pieces, of which 6.5 M are distinct within their job.
+type recentKeys [recentSlots]uint64
+
+// recentSlots is the size of a recentKeys table, which fits the
+// first-level cache.
+const recentSlots = 1 << 11
+
+// repeat reports whether key, whose mix is h, is in the table, and puts it
+// there. The zero key, which an empty slot holds, is never a repeat.
+func (r *recentKeys) repeat(key, h uint64) bool {
+	s := &r[h&(recentSlots-1)]
+	if *s == key && key != 0 {
+		return true
+	}
+	*s = key
+	return false
 }
 
 func containsKey(keys []games.PieceKey, k games.PieceKey) bool {

@@ -522,3 +522,29 @@ func putAgain(t *testing.T, st store.Store, g games.Game, pos uint64) Blob {
 	}
 	return b
 }
+
+// TestRecentKeys checks that a key is a repeat only while it holds its
+// slot, and that the zero key, which empty slots hold, never is.
+func TestRecentKeys(t *testing.T) {
+	var r recentKeys
+	if r.repeat(0, mix(0)) || r.repeat(0, mix(0)) {
+		t.Fatal("the zero key is a repeat")
+	}
+	if r.repeat(7, mix(7)) {
+		t.Fatal("a key not sent before is a repeat")
+	}
+	if !r.repeat(7, mix(7)) {
+		t.Fatal("a key sent just before is not a repeat")
+	}
+	// A key of the same slot takes it over.
+	other := uint64(8)
+	for mix(other)&(recentSlots-1) != mix(7)&(recentSlots-1) {
+		other++
+	}
+	if r.repeat(other, mix(other)) {
+		t.Fatalf("key %d, new, is a repeat", other)
+	}
+	if r.repeat(7, mix(7)) {
+		t.Fatal("a key whose slot was taken over is a repeat")
+	}
+}
