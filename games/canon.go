@@ -16,11 +16,18 @@ import "math/bits"
 //   - canonD4x1 and canonD4x2 for all 8 symmetries on a square board of at
 //     most 8 x 8 (one plane) or 4 x 4 (two planes), on the key spread to
 //     rows of one byte (see bytePlan);
+//   - canon5x5 (canon5x5Swap with some colour swaps) for all 8 symmetries
+//     on a 5 x 5 board with two planes (Clobber), whose planes spread to
+//     byte rows would not fit one word, by delta swaps on the key's own
+//     layout;
 //   - canonShared for any other group.
+//
+// It chooses CanonOrbit's function with it (see orbit.go).
 
-// plan chooses the function that computes Canon for the group.
+// plan chooses the functions that compute Canon and CanonOrbit for the
+// group.
 func (gr *Group) plan() {
-	gr.canon = (*Group).canonShared
+	gr.canon, gr.orbit = (*Group).canonShared, (*Group).orbitShared
 	if gr.geo.planes == 1 {
 		for _, k := range gr.keep {
 			if k&2 != 0 {
@@ -30,11 +37,36 @@ func (gr *Group) plan() {
 	}
 	switch {
 	case len(gr.maps) == 1:
-		gr.canon = (*Group).canonIdentity
+		gr.canon, gr.orbit = (*Group).canonIdentity, (*Group).orbitIdentity
 	case len(gr.maps) == 2 && gr.planOne(gr.maps[1]):
 	case gr.planRect():
 	case gr.planD4():
+	case gr.plan5x5():
 	}
+}
+
+// plan5x5 sets the group to canon5x5 or canon5x5Swap when it holds all 8
+// symmetries, each with or without the colour swap but not both, on a
+// 5 x 5 board with two planes.
+func (gr *Group) plan5x5() bool {
+	g, keep := gr.geo, &gr.keep
+	if keep[Identity] != 0 || g.planes != 2 || g.height != 5 || g.width != 5 {
+		return false
+	}
+	swap := false
+	for s := FlipRows; s <= ThreeQuarterTurn; s++ {
+		k := keep[s]
+		if k != 1 && k != 2 {
+			return false
+		}
+		swap = swap || k == 2
+		gr.bytes.rot[s] = rotation(k == 2, false)
+	}
+	gr.canon, gr.orbit = (*Group).canon5x5, (*Group).orbit5x5
+	if swap {
+		gr.canon = (*Group).canon5x5Swap
+	}
+	return true
 }
 
 func (gr *Group) canonIdentity(key uint64) uint64 { return key }
@@ -95,7 +127,7 @@ func (gr *Group) planOne(m *KeyMap) bool {
 			o.hs, o.rot = uint8(32-g.squares), rotation(m.Swap, true)
 		}
 	}
-	gr.canon = (*Group).canonOne
+	gr.canon, gr.orbit = (*Group).canonOne, (*Group).orbitOne
 	return true
 }
 
@@ -149,7 +181,7 @@ func (gr *Group) planRect() bool {
 		// The word reversal of a two-plane key exchanges its planes.
 		p.hs, p.rH = uint8(32-g.squares), rotation(keep[HalfTurn] == 2, true)
 	}
-	gr.canon = (*Group).canonRect
+	gr.canon, gr.orbit = (*Group).canonRect, (*Group).orbitRect
 	return true
 }
 
@@ -249,9 +281,9 @@ func (gr *Group) planD4() bool {
 	for s, k := range keep {
 		p.rot[s] = rotation(k == 2, g.planes == 2 && reversed[s])
 	}
-	gr.canon = (*Group).canonD4x1
+	gr.canon, gr.orbit = (*Group).canonD4x1, (*Group).orbitD4x1
 	if g.planes == 2 {
-		gr.canon = (*Group).canonD4x2
+		gr.canon, gr.orbit = (*Group).canonD4x2, (*Group).orbitD4x2
 	}
 	return true
 }
@@ -324,4 +356,77 @@ func transpose4x2(x uint64) uint64 {
 	x ^= t ^ t<<14
 	t = (x ^ x>>7) & 0x000a000a000a000a
 	return x ^ t ^ t<<7
+}
+
+// canon5x5 is Canon for a two-plane key on a 5 x 5 board whose group holds
+// all 8 symmetries, each without the colour swap (Clobber 5 x 5). It works
+// on the key's own layout, so the images compare as they are. Each of the
+// flips and the transpose exchanges disjoint pairs of squares, by delta
+// swaps of constant shifts and masks computed side by side from one word
+// (see flipRows5, flipCols5 and transpose5); the half turn is the two
+// flips, cheaper here than the word reversal.
+func (gr *Group) canon5x5(key uint64) uint64 {
+	// The body of images5x5, which is too large to inline.
+	r := flipRows5(key)
+	c := flipCols5(key)
+	h := flipCols5(r)
+	t := transpose5(key)
+	tr := flipRows5(t)  // three-quarter turn
+	tc := flipCols5(t)  // quarter turn
+	th := flipCols5(tr) // antitranspose
+	return min(min(min(key, r), min(c, h)), min(min(t, tr), min(tc, th)))
+}
+
+// canon5x5Swap is canon5x5 for a group that holds some of the symmetries
+// with the colour swap instead (see bytePlan.rot).
+func (gr *Group) canon5x5Swap(key uint64) uint64 {
+	r, c, h, t, tr, tc, th := images5x5(key)
+	rot := &gr.bytes.rot
+	return min(
+		min(min(key, bits.RotateLeft64(r, int(rot[FlipRows]))),
+			min(bits.RotateLeft64(c, int(rot[FlipCols])), bits.RotateLeft64(h, int(rot[HalfTurn])))),
+		min(min(bits.RotateLeft64(t, int(rot[Transpose])), bits.RotateLeft64(tr, int(rot[ThreeQuarterTurn]))),
+			min(bits.RotateLeft64(tc, int(rot[QuarterTurn])), bits.RotateLeft64(th, int(rot[AntiTranspose])))))
+}
+
+// images5x5 are the images of a two-plane 5 x 5 key under the row flip,
+// the column flip, the half turn, the transpose, the three-quarter turn,
+// the quarter turn and the antitranspose, without the colour swap.
+func images5x5(key uint64) (r, c, h, t, tr, tc, th uint64) {
+	r = flipRows5(key)
+	c = flipCols5(key)
+	h = flipCols5(r)
+	t = transpose5(key)
+	tr = flipRows5(t)
+	tc = flipCols5(t)
+	th = flipCols5(tr)
+	return
+}
+
+// flipRows5 flips the rows of both planes of a two-plane 5 x 5 key: rows
+// 0 and 4 change places, 20 bits apart, and rows 1 and 3, 10 apart.
+func flipRows5(x uint64) uint64 {
+	t0 := (x>>20 ^ x) & 0x0000001f0000001f
+	t1 := (x>>10 ^ x) & 0x000003e0000003e0
+	return (x ^ (t0 ^ t0<<20)) ^ (t1 ^ t1<<10)
+}
+
+// flipCols5 flips the columns of both planes of a two-plane 5 x 5 key:
+// columns 0 and 4 change places, 4 bits apart, and columns 1 and 3, 2
+// apart.
+func flipCols5(x uint64) uint64 {
+	t0 := (x>>4 ^ x) & 0x0010842100108421
+	t1 := (x>>2 ^ x) & 0x0021084200210842
+	return (x ^ (t0 ^ t0<<4)) ^ (t1 ^ t1<<2)
+}
+
+// transpose5 exchanges rows and columns of both planes of a two-plane
+// 5 x 5 key: square (r, c) above the diagonal changes places with (c, r),
+// 4(c-r) bits further.
+func transpose5(x uint64) uint64 {
+	t1 := (x>>4 ^ x) & 0x0008208200082082
+	t2 := (x>>8 ^ x) & 0x0000410400004104
+	t3 := (x>>12 ^ x) & 0x0000020800000208
+	t4 := (x>>16 ^ x) & 0x0000001000000010
+	return (x ^ (t1 ^ t1<<4)) ^ ((t2 ^ t2<<8) ^ (t3 ^ t3<<12)) ^ (t4 ^ t4<<16)
 }

@@ -47,8 +47,9 @@ func randomKey(rng *rand.Rand, g games.Game) uint64 {
 
 // TestCanonIsLeastImage checks Group.Canon against the least image of
 // every map of the start's group applied one at a time, for every game on
-// every board shape it allows, with symmetry on and off, on random keys,
-// and checks CanonOrbit and Images against it too.
+// every board shape it allows, with symmetry on and off, on random keys
+// and keys the group fixes, and checks CanonOrbit, Orbit and Images
+// against it too.
 func TestCanonIsLeastImage(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	n := 0
@@ -67,21 +68,27 @@ func TestCanonIsLeastImage(t *testing.T) {
 					gr := games.StartGroup(g, on)
 					for i := range keys {
 						key := randomKey(rng, g)
-						switch i {
-						case 0:
+						switch {
+						case i == 0:
 							key = 0
-						case 1:
+						case i == 1:
 							key = g.Start()
+						case i%4 == 2:
+							// A key the group's maps fix (its planes may
+							// meet), so that orbits are not all full.
+							for _, im := range gr.Images(key, nil) {
+								key |= im
+							}
 						}
 						want := canonRef(g, on, key)
 						if got := gr.Canon(key); got != want {
 							t.Fatalf("%s %dx%d symmetry %v: Canon(%#x) = %#x, want %#x", name, rows, cols, on, key, got, want)
 						}
-						if i%8 == 0 {
+						if i%4 <= 2 {
 							c, o := gr.CanonOrbit(key)
 							ims := gr.Images(key, nil)
-							if c != want || o != uint64(len(ims)) || slices.Min(ims) != want {
-								t.Fatalf("%s %dx%d symmetry %v: CanonOrbit(%#x) = %#x, %d, Images %#x, want canon %#x", name, rows, cols, on, key, c, o, ims, want)
+							if c != want || o != uint64(len(ims)) || slices.Min(ims) != want || gr.Orbit(key) != o {
+								t.Fatalf("%s %dx%d symmetry %v: CanonOrbit(%#x) = %#x, %d, Orbit %d, Images %#x, want canon %#x", name, rows, cols, on, key, c, o, gr.Orbit(key), ims, want)
 							}
 						}
 					}
@@ -109,6 +116,8 @@ var canonBenchBoards = []struct{ game, board string }{
 	{"clobber", "4x5"},
 	{"clobber", "4x4"},
 	{"clobber", "5x6"},
+	{"clobber", "5x5"},
+	{"clobber", "3x3"},
 	{"amazons", "4x5"},
 	{"amazons", "4x4"},
 }
@@ -172,6 +181,43 @@ func BenchmarkCanon(b *testing.B) {
 			}
 			canonSink += sink
 			b.ReportMetric(float64(gr.Size()), "maps")
+		})
+	}
+}
+
+// BenchmarkCanonOrbit measures Group.CanonOrbit and Group.Orbit as
+// BenchmarkCanon measures Canon; one op is one key.
+func BenchmarkCanonOrbit(b *testing.B) {
+	for _, bb := range canonBenchBoards {
+		g, keys := canonSample(b, bb.game, bb.board)
+		b.Run(bb.game+"-"+bb.board, func(b *testing.B) {
+			gr := games.StartGroup(g, true)
+			var sink uint64
+			n, mask := 0, len(keys)-1
+			for b.Loop() {
+				c, o := gr.CanonOrbit(keys[n&mask])
+				sink ^= c + o
+				n++
+			}
+			canonSink += sink
+		})
+	}
+}
+
+// BenchmarkOrbit measures Group.Orbit as BenchmarkCanon measures Canon;
+// one op is one key.
+func BenchmarkOrbit(b *testing.B) {
+	for _, bb := range canonBenchBoards {
+		g, keys := canonSample(b, bb.game, bb.board)
+		b.Run(bb.game+"-"+bb.board, func(b *testing.B) {
+			gr := games.StartGroup(g, true)
+			var sink uint64
+			n, mask := 0, len(keys)-1
+			for b.Loop() {
+				sink ^= gr.Orbit(keys[n&mask])
+				n++
+			}
+			canonSink += sink
 		})
 	}
 }

@@ -167,9 +167,11 @@ type Group struct {
 	// keep[s] says which images under symmetry s the group holds: bit 0
 	// the image itself, bit 1 the image with the colours swapped.
 	keep [8]uint8
-	// canon computes Canon, as plan chose (see canon.go); one, rect and
-	// bytes hold what the function chosen needs.
+	// canon computes Canon and orbit CanonOrbit, as plan chose (see
+	// canon.go and orbit.go); one, rect and bytes hold what the functions
+	// chosen need.
 	canon func(*Group, uint64) uint64
+	orbit func(*Group, uint64) (canon, orbit uint64)
 	one   oneMap
 	rect  rectPlan
 	bytes bytePlan
@@ -262,30 +264,14 @@ func minImage(best, y uint64, keep uint8) uint64 {
 	return best
 }
 
-// CanonOrbit is Canon and Orbit of key together, in one pass.
-func (gr *Group) CanonOrbit(key uint64) (canon, orbit uint64) {
-	b := gr.bases(key)
-	canon, fixed := key, 1
-	for _, m := range gr.maps[1:] {
-		t := image(&b, m)
-		if t == key {
-			fixed++
-		}
-		canon = min(canon, t)
-	}
-	return canon, uint64(len(gr.maps) / fixed)
-}
+// CanonOrbit is Canon and Orbit of key together, in one pass, computed by
+// the function plan chose for the group (see orbit.go).
+func (gr *Group) CanonOrbit(key uint64) (canon, orbit uint64) { return gr.orbit(gr, key) }
 
 // Orbit is the number of distinct keys in the orbit of key.
 func (gr *Group) Orbit(key uint64) uint64 {
-	b := gr.bases(key)
-	fixed := 1
-	for _, m := range gr.maps[1:] {
-		if image(&b, m) == key {
-			fixed++
-		}
-	}
-	return uint64(len(gr.maps) / fixed)
+	_, orbit := gr.orbit(gr, key)
+	return orbit
 }
 
 // Images appends the distinct keys of the orbit of key to dst, key first:

@@ -2,6 +2,8 @@ package games
 
 import (
 	"math/rand/v2"
+	"reflect"
+	"runtime"
 	"testing"
 )
 
@@ -108,13 +110,16 @@ func TestCanonPieceIsLeastImage(t *testing.T) {
 	}
 }
 
-// TestCanonAnyMaps checks Group.Canon, whichever function plan chooses for
-// the group, against the least image of its maps applied one at a time, for
-// random sets of maps (not only groups: Canon takes the least over the maps
-// it holds either way) on one- and two-plane boards of many shapes, and
-// that StartGroup leaves the game's maps as they were.
+// TestCanonAnyMaps checks Group.Canon and Group.CanonOrbit, whichever
+// functions plan chooses for the group, against the least image of its maps
+// applied one at a time and the number of them that fix the key, for random
+// sets of maps (not only groups: Canon takes the least over the maps it
+// holds either way) on one- and two-plane boards of many shapes, on random
+// keys and on keys made symmetric. It checks too that every function plan
+// can choose was chosen.
 func TestCanonAnyMaps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
+	chosen := map[string]bool{}
 	for rows := 1; rows <= 64; rows++ {
 		for cols := 1; rows*cols <= 64; cols++ {
 			b, err := NewBoard(rows, cols, 64)
@@ -126,15 +131,21 @@ func TestCanonAnyMaps(t *testing.T) {
 					continue
 				}
 				all := BoardMaps(b, planes, planes == 2, false)
-				for trial := 0; trial < 40; trial++ {
+				trials, keys := 40, 100
+				if rows == cols && rows <= 8 {
+					// The square boards have the D4 functions.
+					trials, keys = 120, 300
+				}
+				for trial := 0; trial < trials; trial++ {
 					// Trial 0 is the identity alone, trial 1 all maps; then
 					// in turn the flips and the half turn, each as itself or
-					// with the colour swap; every symmetry so; and each map
-					// with chance 1/3.
+					// with the colour swap; every symmetry so (without the
+					// colour swap every sixth trial); and each map with
+					// chance 1/3.
 					maps := []*KeyMap{all[0]}
 					swapOf := [8]bool{}
 					for s := range swapOf {
-						swapOf[s] = planes == 2 && rng.IntN(2) == 0
+						swapOf[s] = planes == 2 && trial%6 != 0 && rng.IntN(2) == 0
 					}
 					for _, m := range all[1:] {
 						var in bool
@@ -153,21 +164,59 @@ func TestCanonAnyMaps(t *testing.T) {
 						}
 					}
 					gr := newGroup(maps)
-					for i := 0; i < 100; i++ {
+					canonName, orbitName := funcName(gr.canon), funcName(gr.orbit)
+					chosen[canonName], chosen[orbitName] = true, true
+					for i := 0; i < keys; i++ {
 						key := rng.Uint64() & b.Full
 						if planes == 2 {
 							key = key | (rng.Uint64()&b.Full&^key)<<32
 						}
-						want := key
-						for _, m := range maps[1:] {
-							want = min(want, m.Apply(key))
+						switch i % 4 {
+						case 1:
+							// Symmetric under one map of the board (the
+							// quarter turns excepted, an involution).
+							key |= all[rng.IntN(len(all))].Apply(key)
+						case 2:
+							// Symmetric under the maps held, when they form
+							// a group.
+							for _, m := range maps[1:] {
+								key |= m.Apply(key)
+							}
 						}
+						want, fixed := key, 1
+						for _, m := range maps[1:] {
+							im := m.Apply(key)
+							want = min(want, im)
+							if im == key {
+								fixed++
+							}
+						}
+						wantOrbit := uint64(len(maps) / fixed)
 						if got := gr.Canon(key); got != want {
-							t.Fatalf("%dx%d, %d planes, keep %v: Canon(%#x) = %#x, want %#x", rows, cols, planes, gr.keep, key, got, want)
+							t.Fatalf("%dx%d, %d planes, keep %v, %s: Canon(%#x) = %#x, want %#x", rows, cols, planes, gr.keep, canonName, key, got, want)
+						}
+						if c, o := gr.CanonOrbit(key); c != want || o != wantOrbit {
+							t.Fatalf("%dx%d, %d planes, keep %v, %s: CanonOrbit(%#x) = %#x, %d, want %#x, %d", rows, cols, planes, gr.keep, orbitName, key, c, o, want, wantOrbit)
+						}
+						if o := gr.Orbit(key); o != wantOrbit {
+							t.Fatalf("%dx%d, %d planes, keep %v, %s: Orbit(%#x) = %d, want %d", rows, cols, planes, gr.keep, orbitName, key, o, wantOrbit)
 						}
 					}
 				}
 			}
 		}
 	}
+	for _, f := range []string{"Identity", "One", "Rect", "D4x1", "D4x2", "5x5", "5x5Swap", "Shared"} {
+		for _, name := range []string{"canon" + f, "orbit" + f} {
+			if name == "orbit5x5Swap" {
+				continue // orbit5x5 serves both
+			}
+			if !chosen["github.com/census-cgt/census/games.(*Group)."+name] {
+				t.Errorf("plan never chose %s; chose %v", name, chosen)
+			}
+		}
+	}
 }
+
+// funcName is the name of the function f.
+func funcName(f any) string { return runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name() }
