@@ -64,7 +64,7 @@ func (gr *Group) plan5x5() bool {
 	}
 	gr.canon, gr.orbit = (*Group).canon5x5, (*Group).orbit5x5
 	if swap {
-		gr.canon = (*Group).canon5x5Swap
+		gr.canon, gr.orbit = (*Group).canon5x5Swap, (*Group).orbit5x5Swap
 	}
 	return true
 }

@@ -5,7 +5,7 @@ import "math/bits"
 // CanonOrbit runs once per stored position and Orbit once per position a
 // reduction reads, so a group chooses for them too, in plan, a function
 // fitted to its maps and board (orbitIdentity, orbitOne, orbitRect,
-// orbitD4x1, orbitD4x2, orbit5x5 or orbitShared). Each computes the images
+// orbitD4x1, orbitD4x2, orbit5x5, orbit5x5Swap or orbitShared). Each computes the images
 // as the Canon function of the same name does (on the spread key for the
 // D4 functions, where equal images are equal keys), counts those equal to
 // the key, and takes the least.
@@ -53,6 +53,19 @@ func (gr *Group) orbitD4x2(key uint64) (canon, orbit uint64) {
 }
 
 func (gr *Group) orbit5x5(key uint64) (canon, orbit uint64) {
+	// The body of images5x5, which is too large to inline.
+	r := flipRows5(key)
+	c := flipCols5(key)
+	h := flipCols5(r)
+	t := transpose5(key)
+	tr := flipRows5(t)
+	tc := flipCols5(t)
+	th := flipCols5(tr)
+	fixed := 1 + eq(r, key) + eq(c, key) + eq(h, key) + eq(t, key) + eq(tr, key) + eq(tc, key) + eq(th, key)
+	return min(min(min(key, r), min(c, h)), min(min(t, tr), min(tc, th))), orbitSize(8, fixed)
+}
+
+func (gr *Group) orbit5x5Swap(key uint64) (canon, orbit uint64) {
 	r, c, h, t, tr, tc, th := images5x5(key)
 	rot := &gr.bytes.rot
 	r = bits.RotateLeft64(r, int(rot[FlipRows]))
