@@ -321,9 +321,18 @@ func TestTwoRunsAtOnce(t *testing.T) {
 	outs := make([]string, len(runs))
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	// When each run reported its first and its last tier.
+	// When each run reported its first and its last tier. A run that
+	// reports its first tier waits there until the other has reported its
+	// own, so that the runs overlap however late one of them starts (on a
+	// loaded machine a small run can be over before the other's first
+	// tier); runs that could not go on side by side would never both get
+	// there.
 	first := make([]time.Time, len(runs))
 	last := make([]time.Time, len(runs))
+	var arrived sync.WaitGroup
+	arrived.Add(len(runs))
+	bothStarted := make(chan struct{})
+	go func() { arrived.Wait(); close(bothStarted) }()
 	var wg sync.WaitGroup
 	for i, r := range runs {
 		conn := connect(t, url)
@@ -334,6 +343,11 @@ func TestTwoRunsAtOnce(t *testing.T) {
 			}
 			if first[i].IsZero() {
 				first[i] = time.Now()
+				arrived.Done()
+				select {
+				case <-bothStarted:
+				case <-ctx.Done():
+				}
 			}
 			last[i] = time.Now()
 		}
