@@ -16,9 +16,11 @@ import (
 
 // encodingRule is a row of COLUMNS.md's encodings table.
 type encodingRule struct {
-	table    string
-	columns  []string // nil: every (other) column
-	encoding string   // "dictionary", "PLAIN" or "DELTA_BINARY_PACKED"
+	table   string
+	columns []string // nil: every (other) column
+	// encoding is "dictionary", "PLAIN", "DELTA_BINARY_PACKED" or
+	// "DELTA_LENGTH_BYTE_ARRAY".
+	encoding string
 }
 
 // documentedEncodings reads the encodings table of COLUMNS.md.
@@ -153,9 +155,10 @@ func checkEncoding(t *testing.T, column string, hasDict bool, stats []metadata.P
 		t.Fatalf("%s: no data pages in the encoding stats", column)
 	}
 	wantData := map[string]parquet.Encoding{
-		"dictionary":          parquet.Encodings.RLEDict,
-		"PLAIN":               parquet.Encodings.Plain,
-		"DELTA_BINARY_PACKED": parquet.Encodings.DeltaBinaryPacked,
+		"dictionary":              parquet.Encodings.RLEDict,
+		"PLAIN":                   parquet.Encodings.Plain,
+		"DELTA_BINARY_PACKED":     parquet.Encodings.DeltaBinaryPacked,
+		"DELTA_LENGTH_BYTE_ARRAY": parquet.Encodings.DeltaLengthByteArray,
 	}[want]
 	if wantData == 0 && want != "PLAIN" {
 		t.Fatalf("%s: COLUMNS.md names an unknown encoding %q", column, want)

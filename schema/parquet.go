@@ -98,6 +98,11 @@ func deltaProps(columns []string) []parquet.WriterProperty {
 // four or eight bytes a row to go through).
 var piecesDeltaColumns = []string{ColKeyHi, ColKeyLo, "rows", "cols", "size", "symmetric_hi", "negation_hi", "first_tier"}
 
+// piecesDeltaLengthColumns are the pieces table's columns written with
+// DELTA_LENGTH_BYTE_ARRAY: the pictures, whose lengths, packed in a few
+// bits, spare zstd the four bytes a value of PLAIN's length prefixes.
+var piecesDeltaLengthColumns = []string{"picture", "cgsuite"}
+
 // piecesDictColumns are the pieces table's columns with a dictionary: the
 // game and board, the same in every row, and the value, which repeats
 // across the pieces that share it. The others are PLAIN: the pictures are
@@ -110,6 +115,9 @@ func piecesProps(o writeOptions) *parquet.WriterProperties {
 	props := baseProps(o, false)
 	for _, c := range piecesDictColumns {
 		props = append(props, parquet.WithDictionaryFor(c, true))
+	}
+	for _, c := range piecesDeltaLengthColumns {
+		props = append(props, parquet.WithDictionaryFor(c, false), parquet.WithEncodingFor(c, parquet.Encodings.DeltaLengthByteArray))
 	}
 	return parquet.NewWriterProperties(append(props, deltaProps(piecesDeltaColumns)...)...)
 }

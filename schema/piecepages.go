@@ -86,8 +86,8 @@ func newUnvaluedPieceWriter(w io.Writer, rowGroupRows int64) (*UnvaluedPieceWrit
 		c.descr = sc.Column(i)
 		c.kind = pieceColumnKinds[i]
 		c.unsigned = c.descr.SortOrder() == pqschema.SortUNSIGNED
-		c.delta.narrow = c.kind == kindDelta32
-		if c.kind <= kindBool && c.buf == nil {
+		c.delta.narrow = c.kind == kindDelta32 || c.kind == kindDeltaLength
+		if (c.kind <= kindBool || c.kind == kindDeltaLength) && c.buf == nil {
 			// A page, and the rows that pass it before its size is looked at.
 			c.buf = make([]byte, 0, pageBytes+128<<10)
 		}
@@ -157,6 +157,9 @@ const (
 	kindDelta32                    // DELTA_BINARY_PACKED int32
 	kindNull                       // optional, null in every row
 	kindNullDict                   // the same, dictionary encoded
+	// DELTA_LENGTH_BYTE_ARRAY: the lengths DELTA_BINARY_PACKED, then the
+	// bytes of every value one after another.
+	kindDeltaLength
 )
 
 // pieceColumnKinds follow piecesProps's encodings.
@@ -164,7 +167,7 @@ var pieceColumnKinds = [pNumFields]columnKind{
 	pGame: kindDict, pBoard: kindDict,
 	pKeyHi: kindDelta, pKeyLo: kindDelta,
 	pRows: kindDelta32, pCols: kindDelta32, pSize: kindDelta32,
-	pPicture: kindString, pCGSuite: kindString,
+	pPicture: kindDeltaLength, pCGSuite: kindDeltaLength,
 	pSymmetricHi: kindDelta, pSymmetricLo: kindInt64, pNegationHi: kindDelta, pNegationLo: kindInt64,
 	pSelfNegative: kindBool, pPositions: kindInt64, pFirstTier: kindDelta32,
 	pOutcome: kindNull, pValue: kindNullDict, pValueCapped: kindNull, pValueNodes: kindNull, pCost: kindNull,
@@ -436,6 +439,9 @@ type pageColumn struct {
 	nbits uint
 	delta deltaEncoder
 	dict  dictEncoder
+	// page is the encoded page of a DELTA_LENGTH_BYTE_ARRAY column: the
+	// lengths, then the bytes in buf.
+	page []byte
 	// The pages before this one of the chunk, compressed.
 	chunk []byte
 	pages []chunkPage
@@ -448,18 +454,30 @@ func (c *pageColumn) size() int {
 		return c.delta.size()
 	case kindDict:
 		return 4 * len(c.dict.indices)
+	case kindDeltaLength:
+		return c.delta.size() + len(c.buf)
 	}
 	return len(c.buf)
 }
 
+// addString adds a byte array: its length before its bytes (PLAIN), or
+// its length to the lengths and its bytes to the rest (DELTA_LENGTH_BYTE_ARRAY).
 func (c *pageColumn) addString(s string) {
-	c.buf = binary.LittleEndian.AppendUint32(c.buf, uint32(len(s)))
+	if c.kind == kindDeltaLength {
+		c.delta.add(int64(len(s)))
+	} else {
+		c.buf = binary.LittleEndian.AppendUint32(c.buf, uint32(len(s)))
+	}
 	c.buf = append(c.buf, s...)
 	stringMinMax(c, s)
 }
 
 func (c *pageColumn) addBytes(s []byte) {
-	c.buf = binary.LittleEndian.AppendUint32(c.buf, uint32(len(s)))
+	if c.kind == kindDeltaLength {
+		c.delta.add(int64(len(s)))
+	} else {
+		c.buf = binary.LittleEndian.AppendUint32(c.buf, uint32(len(s)))
+	}
 	c.buf = append(c.buf, s...)
 	stringMinMax(c, s)
 }
@@ -536,6 +554,9 @@ func (c *pageColumn) encoded() ([]byte, parquet.Encoding) {
 	case kindDelta, kindDelta32:
 		c.buf = c.delta.finish(c.buf[:0])
 		return c.buf, parquet.Encodings.DeltaBinaryPacked
+	case kindDeltaLength:
+		c.page = append(c.delta.finish(c.page[:0]), c.buf...)
+		return c.page, parquet.Encodings.DeltaLengthByteArray
 	case kindDict:
 		c.buf = c.dict.finishPage(c.buf[:0])
 		return c.buf, parquet.Encodings.RLEDict
