@@ -126,14 +126,21 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 	if err != nil {
 		return nil, err
 	}
-	defer stopWorker()
+	var stopped bool
+	stop := func() {
+		if !stopped {
+			stopped = true
+			stopWorker()
+		}
+	}
+	defer stop()
 
 	cconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-coordinator"})
 	if err != nil {
 		return nil, err
 	}
 	defer cconn.Close()
-	return coordinator.Start(ctx, coordinator.Config{
+	res, err := coordinator.Start(ctx, coordinator.Config{
 		Game: o.Game, Board: o.Board, Start: o.Start, Run: o.Run,
 		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget, AckWait: o.AckWait,
 		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry, Positions: o.Positions, Keep: o.Keep,
@@ -146,6 +153,26 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		// takes it over.
 		TablesToOut: true,
 	}, cconn)
+	if err == nil {
+		stop()
+		dropConsumer(ctx, cconn, o.Log)
+	}
+	return res, err
+}
+
+// dropConsumer deletes the workers' consumer once the run is done and its
+// worker stopped. The worker's last fetch is still pending on the server,
+// and a server shutting down with a pull request pending sleeps 50 ms
+// (nats-server's signalPullConsumers) and waits for the consumer's store
+// to flush: a tenth of a small board's run. A run that is done has no
+// jobs left, and the next run on this store sets the consumer up again.
+func dropConsumer(ctx context.Context, c *broker.Conn, log *slog.Logger) {
+	err := c.Do(ctx, func(ctx context.Context) error {
+		return c.JS.DeleteConsumer(ctx, broker.Stream, broker.Consumer)
+	})
+	if err != nil {
+		log.Warn("delete the workers' consumer at the end of the run", "err", err)
+	}
 }
 
 // startServer starts the embedded NATS server, its store under
