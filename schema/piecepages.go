@@ -460,19 +460,14 @@ func (c *pageColumn) size() int {
 	return len(c.buf)
 }
 
-// addString adds a byte array: its length before its bytes (PLAIN), or
-// its length to the lengths and its bytes to the rest (DELTA_LENGTH_BYTE_ARRAY).
-func (c *pageColumn) addString(s string) {
-	if c.kind == kindDeltaLength {
-		c.delta.add(int64(len(s)))
-	} else {
-		c.buf = binary.LittleEndian.AppendUint32(c.buf, uint32(len(s)))
-	}
-	c.buf = append(c.buf, s...)
-	stringMinMax(c, s)
-}
+func (c *pageColumn) addString(s string) { addByteArray(c, s) }
 
-func (c *pageColumn) addBytes(s []byte) {
+func (c *pageColumn) addBytes(s []byte) { addByteArray(c, s) }
+
+// addByteArray adds a byte array: its length before its bytes (PLAIN), or
+// its length to the lengths and its bytes to the rest
+// (DELTA_LENGTH_BYTE_ARRAY).
+func addByteArray[S string | []byte](c *pageColumn, s S) {
 	if c.kind == kindDeltaLength {
 		c.delta.add(int64(len(s)))
 	} else {
