@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math/bits"
+	"sync"
 
 	"github.com/census-cgt/census/games"
 )
@@ -136,8 +137,21 @@ type fragWriter struct {
 // once, at least.
 const fragFlush = 4000
 
+// fragWriters keeps the buffers of the fragment writers done with: a tier
+// job writes a fragment for every next shard and every reduce shard and
+// kind, and a buffer that is new to the process costs a page fault a 4 KiB
+// page when first written (some 10 us on a virtual machine), more than
+// writing a small fragment.
+var fragWriters = sync.Pool{New: func() any {
+	return &fragWriter{w: bufio.NewWriterSize(nil, 1<<16), buf: make([]byte, 0, 4096)}
+}}
+
+// newFragWriter starts a fragment of h on w; release gives its buffers
+// back once it is closed.
 func newFragWriter(w io.Writer, h Header) *fragWriter {
-	fw := &fragWriter{w: bufio.NewWriterSize(w, 1<<16), buf: make([]byte, 0, 4096)}
+	fw := fragWriters.Get().(*fragWriter)
+	fw.w.Reset(w)
+	*fw = fragWriter{w: fw.w, buf: fw.buf[:0]}
 	hdr := []byte(fragMagic)
 	hdr = append(hdr, fragVersion, byte(h.Kind), byte(h.Rows), byte(h.Cols), byte(len(h.Game)))
 	hdr = append(hdr, h.Game...)
@@ -230,6 +244,13 @@ func (fw *fragWriter) pieceKey(k games.PieceKey) {
 	fw.prevK = k
 }
 
+// release gives the writer's buffers back for another fragment; the
+// writer is not used again.
+func (fw *fragWriter) release() {
+	fw.w.Reset(nil)
+	fragWriters.Put(fw)
+}
+
 // close writes the trailer and flushes; it returns the fragment's size and
 // checksum.
 func (fw *fragWriter) close() (size int64, sum uint32, err error) {
@@ -263,14 +284,25 @@ type fragReader struct {
 	err      error
 }
 
+// minFragBuf is the least read buffer: it holds a fragment's longest
+// header (a game name of 255 bytes) and the trailer.
+const minFragBuf = 512
+
 func newFragReader(name string, src io.Reader, want Kind, blob Blob) (*fragReader, error) {
 	return newFragReaderSize(name, src, want, blob, 1<<16)
 }
 
 // newFragReaderSize reads with a buffer of bufSize bytes (at least 4 KiB):
-// a job merging thousands of fragments keeps its buffers small.
+// a job merging thousands of fragments keeps its buffers small. A fragment
+// of known size smaller than that gets a buffer of its size: a buffer's
+// pages cost a fault each when first touched, and a small board's job
+// reads hundreds of fragments of a few kilobytes.
 func newFragReaderSize(name string, src io.Reader, want Kind, blob Blob, bufSize int) (*fragReader, error) {
-	fr := &fragReader{name: name, src: src, buf: make([]byte, max(bufSize, 4<<10)), wantSize: blob.Size}
+	bufSize = max(bufSize, 4<<10)
+	if blob.Size > 0 {
+		bufSize = min(bufSize, max(int(blob.Size), minFragBuf))
+	}
+	fr := &fragReader{name: name, src: src, buf: make([]byte, bufSize), wantSize: blob.Size}
 	if blob.Size > 0 {
 		fr.wantSum = &blob.Sum
 	}
@@ -561,6 +593,7 @@ func writeFragment(w io.Writer, h Header, encode func(*fragWriter)) (Blob, error
 // that merges other fragments into this one does.
 func writeFragmentErr(w io.Writer, h Header, encode func(*fragWriter) error) (Blob, error) {
 	fw := newFragWriter(w, h)
+	defer fw.release()
 	if err := encode(fw); err != nil {
 		return Blob{}, err
 	}

@@ -135,6 +135,54 @@ func TestFragmentRoundTripKeys(t *testing.T) {
 	}
 }
 
+// TestFragmentReadBuffer checks that a fragment of known size smaller than
+// the read buffer asked for is read with a buffer of its own size (the
+// least buffer for the smallest), and reads back whole, key by key and in
+// batches.
+func TestFragmentReadBuffer(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(5, 6))
+	g := mustGame(t, "clobber", "4x4", "")
+	st := newStore(t)
+	for i, keys := range [][]uint64{nil, {3}, denseKeys(300), sortedKeys(rng, 3000, rng.Uint64), denseKeys(100_000)} {
+		h := headerFor(g, KindDeadFree, 2)
+		b, err := putKeys(ctx, st, fmt.Sprintf("run/buf/%02d.frag", i), h, keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := min(max(int(b.Size), minFragBuf), 1<<16)
+		for _, batch := range []bool{false, true} {
+			fr, c, err := openFragmentSize(ctx, st, b, KindDeadFree, g, 1<<16)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(fr.buf) != want {
+				t.Errorf("%d keys in %d bytes: a read buffer of %d bytes, want %d", len(keys), b.Size, len(fr.buf), want)
+			}
+			var got []uint64
+			if batch {
+				dst := make([]uint64, 100)
+				for {
+					n, err := fr.nextKeys(dst)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if n == 0 {
+						break
+					}
+					got = append(got, dst[:n]...)
+				}
+			} else if got, err = readAll(fr, (*fragReader).nextKey); err != nil {
+				t.Fatal(err)
+			}
+			c.Close()
+			if !slices.Equal(got, keys) {
+				t.Errorf("%d keys, batch %v: read %d, first difference at %d", len(keys), batch, len(got), firstDiff(got, keys))
+			}
+		}
+	}
+}
+
 func firstDiff[T comparable](a, b []T) int {
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {

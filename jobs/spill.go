@@ -214,6 +214,7 @@ func drainTierBufs() {
 	inPlaceBufs.drain()
 	keyScratch.drain()
 	pieceRecBufs.drain()
+	pieceTables.drain()
 }
 
 func drainPieceBufs() {

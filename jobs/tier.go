@@ -343,6 +343,7 @@ func (k *tierKernel) abort() {
 	k.pieceRecs.release()
 	keyScratch.put(k.scratch)
 	k.scratch = nil
+	k.canonPiece.release()
 }
 
 // recentKeys remembers the keys a spiller was sent last, in a direct-mapped
@@ -463,32 +464,56 @@ type pieceSlot struct {
 // pieceCacheMin is the first size of a pieceCache, in slots.
 const pieceCacheMin = 1 << 12
 
+// pieceTables keeps the tables of finished jobs' piece caches for the
+// next tier jobs of the process: grown from pieceCacheMin slots in every
+// job, a table was copied at each doubling, and its pages, new to the
+// process, cost a fault each (some 10 us on a virtual machine: a table of
+// a million slots, 40 MB, some 100 ms).
+var pieceTables = &bufPool[pieceSlot]{max: 4}
+
 func newPieceCache(group games.Group, limit int, send func(rep games.PieceKey, positions uint64) error) *pieceCache {
 	c := &pieceCache{group: group, limit: max(limit, pieceCacheMin), send: send, batch: make([]pendingPiece, 0, pieceBatch)}
-	c.slots = make([]pieceSlot, pieceCacheMin)
+	t := pieceTables.get()
+	if cap(t) < pieceCacheMin {
+		t = make([]pieceSlot, pieceCacheMin)
+	}
+	c.slots = t[:pieceCacheMin]
+	clear(c.slots)
 	c.shift = uint(64 - bits.TrailingZeros(uint(pieceCacheMin)))
 	return c
 }
 
-// resize makes the table n slots and moves the pieces it held into it.
-func (c *pieceCache) resize(n int) error {
+// release hands the table back for a later job's cache; the cache must
+// not be used after it.
+func (c *pieceCache) release() {
+	pieceTables.put(c.slots)
+	c.slots = nil
+}
+
+// grow doubles the table, keeping the pieces it holds. A slot is chosen
+// by the top bits of a hash, so doubling takes slot i to 2i or 2i+1: no
+// two pieces meet, and the table can double in place when its array has
+// room (one kept from an earlier job), from the top slot down. Either
+// way the table holds the same pieces in the same slots, so what the
+// cache sends, and the job's fragments, do not depend on the tables
+// kept.
+func (c *pieceCache) grow() {
+	n := 2 * len(c.slots)
 	old := c.slots
-	c.slots = make([]pieceSlot, n)
-	c.shift = uint(64 - bits.TrailingZeros(uint(n)))
-	c.misses = 0
-	for _, s := range old {
-		if s.key == (games.PieceKey{}) {
-			continue
-		}
-		d := c.slot(s.key)
-		if d.positions > 0 {
-			if err := c.send(d.rep, d.positions); err != nil {
-				return err
-			}
-		}
-		*d = s
+	if cap(old) >= n {
+		c.slots = old[:n]
+	} else {
+		c.slots = make([]pieceSlot, n)
 	}
-	return nil
+	c.shift--
+	c.misses = 0
+	for i := len(old) - 1; i >= 0; i-- {
+		s := old[i]
+		c.slots[2*i], c.slots[2*i+1] = pieceSlot{}, pieceSlot{}
+		if s.key != (games.PieceKey{}) {
+			*c.slot(s.key) = s
+		}
+	}
 }
 
 // slot is the slot of piece k.
@@ -543,7 +568,7 @@ func (c *pieceCache) count(k games.PieceKey, w uint64) error {
 	}
 	*s = pieceSlot{key: k, rep: r, positions: w}
 	if c.misses++; c.misses > len(c.slots) && 2*len(c.slots) <= c.limit {
-		return c.resize(2 * len(c.slots))
+		c.grow()
 	}
 	return nil
 }
