@@ -110,17 +110,19 @@ type Config struct {
 	// compactions); zero means DefaultCompactMin. A resumed run keeps the
 	// value it started with.
 	CompactMin uint64
-	// InProcessBelow runs a tier of one shard whose inputs hold fewer
-	// records than this in the coordinator's own process, without a
-	// barrier on the workers (see inProcess); zero runs every job on the
-	// workers. DefaultInProcessBelow suits a coordinator that shares its
-	// machine with its workers.
+	// InProcessBelow runs a tier whose jobs' inputs hold fewer records
+	// than this each, on average, in the coordinator's own process,
+	// Parallelism jobs at once, without a barrier on the workers (see
+	// inProcess), unless Shards set more than one shard a tier; zero runs
+	// every job on the workers.
+	// DefaultInProcessBelow suits a coordinator that shares its machine
+	// with its workers.
 	InProcessBelow uint64
 }
 
-// DefaultInProcessBelow is a Config.InProcessBelow: the tiers that
-// automatic sharding leaves in one shard (minShardPositions), whose jobs
-// take milliseconds.
+// DefaultInProcessBelow is a Config.InProcessBelow: jobs the size of the
+// tiers that automatic sharding leaves in one shard (minShardPositions),
+// which take milliseconds.
 const DefaultInProcessBelow = minShardPositions
 
 // DefaultCompactMin is the default Config.CompactMin.
@@ -324,7 +326,8 @@ func (c *census) tier(ctx context.Context, t int) (bool, error) {
 	if err := c.checkRoom(ctx, batch, func() error { return c.space.checkTier(t, incoming, c.pieces.compacting(compact)) }); err != nil {
 		return false, err
 	}
-	exec := c.executor(len(compact) == 0 && c.shards == 1 && incoming < c.cfg.InProcessBelow)
+	// Shards the user set are theirs to spread over the workers.
+	exec := c.executor(len(compact) == 0 && (c.cfg.Shards == 0 || c.shards == 1) && incoming < c.cfg.InProcessBelow*uint64(c.shards))
 	began := time.Now()
 	var compacted time.Time
 	results, err := exec.Execute(ctx, batch, c.cfg.forget(ctx, batch, func(r jobs.Result) error {
@@ -428,7 +431,7 @@ func (c *census) executor(small bool) Executor {
 	if !small {
 		return c.cfg.Exec
 	}
-	return &inProcess{st: c.cfg.Store, run: c.cfg.Run, state: c.st, resumed: c.resumed, log: c.cfg.Log, workers: c.cfg.Exec}
+	return &inProcess{st: c.cfg.Store, run: c.cfg.Run, state: c.st, resumed: c.resumed, log: c.cfg.Log, workers: c.cfg.Exec, parallel: c.cfg.Parallelism}
 }
 
 // checkRoom runs check before a batch that no earlier start of the run
