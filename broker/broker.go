@@ -151,6 +151,26 @@ func (c *Conn) Close() {
 	}
 }
 
+// Finish closes a connection whose work is done, with nothing left to
+// receive: it waits until the server has what was published (a flush,
+// one round trip), then closes without draining. Close drains, and
+// nats.go's drain polls its subscriptions every 10 ms until they are
+// gone, once more for the request subscription: some 20 ms a connection,
+// a tenth of the smallest boards' runs.
+func (c *Conn) Finish() {
+	if c == nil || c.NC == nil {
+		return
+	}
+	if c.NC.IsConnected() {
+		if err := c.NC.FlushTimeout(closeWait); err != nil {
+			// What the server may not have: let Close's drain try.
+			c.Close()
+			return
+		}
+	}
+	c.NC.Close()
+}
+
 // closeWait bounds how long Close waits for a drain.
 const closeWait = 10 * time.Second
 

@@ -95,11 +95,30 @@ func StartServer(o ServerOptions) (*server.Server, error) {
 		s.ConfigureLogger()
 	}
 	go s.Start()
-	if !s.ReadyForConnections(30 * time.Second) {
+	if !ready(s, 30*time.Second) {
 		s.Shutdown()
 		return nil, fmt.Errorf("NATS server at %s did not start within 30s", o.Listen)
 	}
 	return s, nil
+}
+
+// ready waits up to d for s to accept connections, looking every
+// millisecond. ReadyForConnections looks every 25 ms when it may wait
+// longer than that, and JetStream starts in some 20 ms: an embedded run
+// waited for the 25th millisecond, or the 50th.
+func ready(s *server.Server, d time.Duration) bool {
+	end := time.Now().Add(d)
+	for {
+		// Given under 25 ms, it looks without sleeping until the time is
+		// up: a short time makes it one look.
+		if s.ReadyForConnections(50 * time.Microsecond) {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 func splitHostPort(addr, flag string) (string, int, error) {

@@ -127,19 +127,26 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		return nil, err
 	}
 	var stopped bool
-	stop := func() {
+	stop := func(finished bool) {
 		if !stopped {
 			stopped = true
-			stopWorker()
+			stopWorker(finished)
 		}
 	}
-	defer stop()
+	defer stop(false)
 
 	cconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-coordinator"})
 	if err != nil {
 		return nil, err
 	}
-	defer cconn.Close()
+	var finished bool
+	defer func() {
+		if finished {
+			cconn.Finish()
+		} else {
+			cconn.Close()
+		}
+	}()
 	res, err := coordinator.Start(ctx, coordinator.Config{
 		Game: o.Game, Board: o.Board, Start: o.Start, Run: o.Run,
 		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget, AckWait: o.AckWait,
@@ -154,8 +161,9 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		TablesToOut: true,
 	}, cconn)
 	if err == nil {
-		stop()
+		stop(true)
 		dropConsumer(ctx, cconn, o.Log)
+		finished = true
 	}
 	return res, err
 }
@@ -200,8 +208,9 @@ func startServer(ctx context.Context, data, name string, log *slog.Logger) (*ser
 // startWorker runs a worker of cfg on a connection of its own to srv,
 // serving st as the store at url (the only store this process has), until
 // the returned stop is called; stop waits for the worker and closes its
-// connection.
-func startWorker(ctx context.Context, srv *server.Server, cfg worker.Config, url string, st store.Store) (stop func(), err error) {
+// connection: drained, unless the run is finished (no job is left for
+// the worker to take, see broker.Conn.Finish).
+func startWorker(ctx context.Context, srv *server.Server, cfg worker.Config, url string, st store.Store) (stop func(finished bool), err error) {
 	conn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-worker"})
 	if err != nil {
 		return nil, err
@@ -224,10 +233,14 @@ func startWorker(ctx context.Context, srv *server.Server, cfg worker.Config, url
 		w.Run(wctx)
 		close(done)
 	}()
-	return func() {
+	return func(finished bool) {
 		cancel()
 		<-done
-		conn.Close()
+		if finished {
+			conn.Finish()
+		} else {
+			conn.Close()
+		}
 	}, nil
 }
 

@@ -67,7 +67,7 @@ func RunSolve(ctx context.Context, o SolveOptions) (*schema.Solved, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer stopWorker()
+	defer stopWorker(false)
 	cconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-coordinator"})
 	if err != nil {
 		return nil, err

@@ -68,7 +68,7 @@ func RunValues(ctx context.Context, o ValuesOptions) (*schema.Values, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer stopWorker()
+	defer stopWorker(false)
 	cconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-coordinator"})
 	if err != nil {
 		return nil, err
