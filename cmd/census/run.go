@@ -183,7 +183,7 @@ func (r *censusRun) check(ctx context.Context) error {
 		return usageError{err}
 	}
 	r.budget = budget
-	tuneCollector(total)
+	tuneCollector(censusMemoryLimit(total))
 	r.outDir = coordinator.OutputDir(f.out, g.Name(), g.Board().String())
 	if err := checkWritable(f.out); err != nil {
 		return usagef("--out %s: %v", f.out, err)
