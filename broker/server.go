@@ -104,8 +104,8 @@ func StartServer(o ServerOptions) (*server.Server, error) {
 
 // ready waits up to d for s to accept connections, looking every
 // millisecond. ReadyForConnections looks every 25 ms when it may wait
-// longer than that, and JetStream starts in some 20 ms: an embedded run
-// waited for the 25th millisecond, or the 50th.
+// longer than that, and the server with JetStream is ready in some 7 ms:
+// an embedded run waited for the 25th millisecond.
 func ready(s *server.Server, d time.Duration) bool {
 	end := time.Now().Add(d)
 	for {
