@@ -9,6 +9,7 @@ package amazons
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/census-cgt/census/games"
 )
@@ -24,6 +25,10 @@ type Game struct {
 	startBurnt int
 	// rays[sq][d] lists the squares from sq outward in direction d.
 	rays [][8][]uint8
+	// up[sq] and down[sq] are the squares from sq outward in each
+	// direction, as masks: up the four directions in which the square
+	// numbers grow, down the four in which they fall.
+	up, down [][4]uint64
 }
 
 var _ games.Game = (*Game)(nil)
@@ -38,6 +43,7 @@ func New(rows, cols int, start string) (*Game, error) {
 		return nil, err
 	}
 	g := &Game{b: b, rays: rays(rows, cols), maps: games.BoardMaps(b, 2, true, false)}
+	g.up, g.down = rayMasks(g.rays)
 	if start == "" {
 		if rows*cols < 2 {
 			return nil, fmt.Errorf("%w: %s: the standard Amazons start needs at least 2 squares", games.ErrBadBoard, b)
@@ -78,6 +84,45 @@ func rays(rows, cols int) [][8][]uint8 {
 				r, c = r+dir[0], c+dir[1]
 			}
 		}
+	}
+	return out
+}
+
+// rayMasks are the rays of every square as masks, split by whether the
+// square numbers grow along them (rays' directions 4 to 7) or fall (0 to
+// 3).
+func rayMasks(rays [][8][]uint8) (up, down [][4]uint64) {
+	up, down = make([][4]uint64, len(rays)), make([][4]uint64, len(rays))
+	for sq, rs := range rays {
+		for d, ray := range rs {
+			var m uint64
+			for _, t := range ray {
+				m |= 1 << t
+			}
+			if d < 4 {
+				down[sq][d] = m
+			} else {
+				up[sq][d-4] = m
+			}
+		}
+	}
+	return up, down
+}
+
+// reach is the squares a queen on sq reaches through the squares of free:
+// along each ray, the squares before the first one not free.
+func (g *Game) reach(sq int, free uint64) uint64 {
+	var out uint64
+	for _, ray := range g.up[sq] {
+		// The first square not free is the lowest blocked one.
+		blocked := ray &^ free
+		out |= ray & (blocked&-blocked - 1)
+	}
+	for _, ray := range g.down[sq] {
+		// The first square not free is the highest blocked one; with
+		// none, the shift by 64 leaves the whole ray.
+		blocked := ray &^ free
+		out |= ray &^ (^uint64(0) >> uint(bits.LeadingZeros64(blocked)))
 	}
 	return out
 }
@@ -140,6 +185,7 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 	open := g.b.Full &^ (lo & hi)
 	amazons := lo ^ hi
 	empty := open &^ amazons
+	var moves, edgeJoins, joins uint64
 	for _, p := range pieces {
 		if !p.Live {
 			continue
@@ -157,36 +203,38 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 				plane = 32
 			}
 			edgeRegion := g.b.Fill4(from, open)
-			for _, ray := range g.rays[f] {
-				for _, t := range ray {
-					to := uint64(1) << t
-					if empty&to == 0 {
-						break
-					}
-					moved := pos&^(from<<plane) | to<<plane
-					free := (empty | from) &^ to
-					edgeJoin := edgeRegion&to == 0
-					joinLanding := p.Mask&to == 0
-					for _, shot := range g.rays[t] {
-						for _, s := range shot {
-							arrow := uint64(1) << s
-							if free&arrow == 0 {
-								break
-							}
-							dst = append(dst, moved|arrow|arrow<<32)
-							m.Moves += weight
-							if edgeJoin {
-								m.EdgeRuleJoins += weight
-							}
-							if joinLanding || mayJoin && g.joins(p.Mask, arrow, open) {
-								m.Joins += weight
-							}
+			left := pos &^ (from << plane)
+			for tos := g.reach(f, empty); tos != 0; tos &= tos - 1 {
+				t := bits.TrailingZeros64(tos)
+				to := uint64(1) << t
+				moved := left | to<<plane
+				arrows := g.reach(t, (empty|from)&^to)
+				n := uint64(bits.OnesCount64(arrows))
+				moves += n
+				if edgeRegion&to == 0 {
+					edgeJoins += n
+				}
+				switch {
+				case p.Mask&to == 0:
+					joins += n
+				case mayJoin:
+					for a := arrows; a != 0; a &= a - 1 {
+						if g.joins(p.Mask, a&-a, open) {
+							joins++
 						}
 					}
+				}
+				dst = slices.Grow(dst, int(n))
+				for a := arrows; a != 0; a &= a - 1 {
+					arrow := a & -a
+					dst = append(dst, moved|arrow|arrow<<32)
 				}
 			}
 		}
 	}
+	m.Moves += moves * weight
+	m.EdgeRuleJoins += edgeJoins * weight
+	m.Joins += joins * weight
 	return dst
 }
 
