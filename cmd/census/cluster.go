@@ -68,7 +68,7 @@ positions are copied into the store for the workers.`,
 	fl.StringVar(&f.resume, "resume", "", "continue the run with this ID, with the game, board and store it was started with")
 	fl.IntVar(&f.shards, "shards", 0, "shards per tier and per reduction (0 chooses from the tier sizes)")
 	registerJobs(fl, &f.jobs, 8, "jobs the workers run at once in all; automatic sharding makes at least twice as many shards for large tiers", "parallelism")
-	registerMemBudget(fl, &f.memBudget)
+	registerMemBudget(fl, &f.memBudget, "")
 	fl.BoolVar(&f.noWait, "no-wait", false, "exit with code 2 instead of waiting when another coordinator holds the run")
 	fl.BoolVar(&f.noSpaceCheck, "no-space-check", false, spaceCheckHelp)
 	fl.BoolVar(&f.quiet, "quiet", false, "print no progress")

@@ -22,10 +22,16 @@ func registerJobs(fl *pflag.FlagSet, v *int, def int, usage string, aliases ...s
 }
 
 // memBudgetUsage says what --mem-budget means, the same on every command.
-const memBudgetUsage = "memory one job may hold in record buffers before spilling sorted runs, e.g. 256MiB; a process running --jobs jobs at once uses about --jobs times this (default a quarter of physical memory shared by the --jobs jobs, at most 2GiB a job)"
+// A command may add a clause between it and memBudgetDefault.
+const (
+	memBudgetUsage   = "memory one job may hold in record buffers before spilling sorted runs, e.g. 256MiB; a process running --jobs jobs at once uses about --jobs times this"
+	memBudgetDefault = " (default a quarter of physical memory shared by the --jobs jobs, at most 2GiB a job)"
+)
 
-func registerMemBudget(fl *pflag.FlagSet, v *string) {
-	fl.StringVar(v, "mem-budget", "", memBudgetUsage)
+// registerMemBudget adds --mem-budget to fl; extra, when not empty, is a
+// clause of the command's own, appended to memBudgetUsage.
+func registerMemBudget(fl *pflag.FlagSet, v *string, extra string) {
+	fl.StringVar(v, "mem-budget", "", memBudgetUsage+extra+memBudgetDefault)
 }
 
 // spaceCheckHelp describes --no-space-check, the same on census run and

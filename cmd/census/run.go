@@ -97,7 +97,7 @@ writes every position, one directory per tier: positions/tier=NN/part-*.parquet.
 	fl.BoolVar(&f.json, "json", false, "print summary.json on standard output")
 	fl.BoolVar(&f.quiet, "quiet", false, "print no progress")
 	fl.BoolVar(&f.noSpaceCheck, "no-space-check", false, spaceCheckHelp)
-	registerMemBudget(fl, &f.memBudget)
+	registerMemBudget(fl, &f.memBudget, "; its heap may grow to twice that (its soft memory limit) for the buffers it keeps between jobs")
 	fl.BoolVar(&f.values, "values", false, "then value every distinct live piece, as census values OUT/GAME-BOARD does (its working data in DATA/values; interrupted there, the same command runs the census again and resumes the values)")
 	addValuesFlags(fl.IntVar, &f.valuesOpts)
 	fl.BoolVar(&f.solve, "solve", false, "keep every tier's positions, then find the outcome class of every position, as census solve OUT/GAME-BOARD does (its working data in DATA/solve)")

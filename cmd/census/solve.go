@@ -59,7 +59,7 @@ cannot solve is refused (exit 2) and left untouched.`,
 	fl.StringVar(&f.data, "data", "", "directory for the embedded NATS store (default DIR/.census-solve); the same command resumes from it")
 	fl.BoolVar(&f.keepData, "keep-data", false, "keep the working data (and the outcome tables, under DIR) after the stage")
 	registerJobs(fl, &f.workers, runtime.NumCPU(), "solve jobs to run at once")
-	registerMemBudget(fl, &f.memBudget)
+	registerMemBudget(fl, &f.memBudget, "")
 	registerMetricsFlag(fl, &f.metrics)
 	fl.BoolVar(&f.json, "json", false, "print summary.json on standard output")
 	fl.BoolVar(&f.quiet, "quiet", false, "print no progress")
