@@ -6,6 +6,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/census-cgt/census/internal/hugepages"
 	"os"
 	"strings"
 
@@ -30,7 +31,10 @@ func usagef(format string, args ...any) error {
 func main() {
 	// Every Parquet file this process writes names this version.
 	schema.SetVersion(version)
-	os.Exit(run(os.Args[1:]))
+	stop := hugepages.Start()
+	code := run(os.Args[1:])
+	stop()
+	os.Exit(code)
 }
 
 func run(args []string) int {

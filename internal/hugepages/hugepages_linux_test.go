@@ -1,0 +1,96 @@
+package hugepages
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+func TestHeapMapping(t *testing.T) {
+	for _, c := range []struct {
+		line       string
+		start, end uint64
+		ok         bool
+	}{
+		{"1d0471400000-1d049d800000 rw-p 00000000 00:00 0 ", 0x1d0471400000, 0x1d049d800000, true},
+		{"c000000000-c004000000 rw-p 00000000 00:00 0                          [anon: Go: heap]", 0xc000000000, 0xc004000000, true},
+		{"7f5fc27fe000-7f5fc2ffe000 rw-p 00000000 00:00 0 ", 0, 0, false},                                    // a thread's stack: not on chunks
+		{"c000000000-c004000000 ---p 00000000 00:00 0 ", 0, 0, false},                                        // reserved, not mapped
+		{"c000000000-c004000000 rw-s 00000000 00:00 0 ", 0, 0, false},                                        // shared
+		{"c000000000-c004000000 rw-p 00000000 fe:00 247278                     /work/data.bin", 0, 0, false}, // a file
+		{"7ffc00000000-7ffc00400000 rw-p 00000000 00:00 0                          [stack]", 0, 0, false},
+		{"1f800000-1fc00000 rw-p 00000000 00:00 0                          [heap]", 0, 0, false}, // the C heap
+		{"garbage", 0, 0, false},
+	} {
+		start, end, ok := heapMapping([]byte(c.line))
+		if start != c.start || end != c.end || ok != c.ok {
+			t.Errorf("heapMapping(%q) = %#x, %#x, %v; want %#x, %#x, %v", c.line, start, end, ok, c.start, c.end, c.ok)
+		}
+	}
+}
+
+// TestStartAdvisesHeap checks, where the kernel gives huge pages only
+// where advised, that Start makes the mapping of a large heap buffer
+// allocated after it eligible for them, as /proc/self/smaps reports.
+func TestStartAdvisesHeap(t *testing.T) {
+	if !advisedOnly() {
+		t.Skip("the kernel does not give transparent huge pages only where advised")
+	}
+	t.Setenv(EnvVar, "")
+	stop := Start()
+	defer stop()
+	buf := make([]byte, 512<<20) // past what Start reserved: the heap grows
+	buf[len(buf)-1] = 1
+	addr := uint64(uintptr(unsafe.Pointer(&buf[len(buf)-1])))
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		eligible, err := thpEligible(addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if eligible {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the mapping of %#x is not eligible for huge pages 5 s after it was allocated", addr)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	buf[0] = 1
+}
+
+// thpEligible reads THPeligible of the mapping that holds addr from
+// /proc/self/smaps.
+func thpEligible(addr uint64) (bool, error) {
+	f, err := os.Open("/proc/self/smaps")
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if lo, hi, ok := strings.Cut(strings.Fields(line + " ")[0], "-"); ok && !strings.HasSuffix(strings.Fields(line)[0], ":") {
+			start, err1 := strconv.ParseUint(lo, 16, 64)
+			end, err2 := strconv.ParseUint(hi, 16, 64)
+			in = err1 == nil && err2 == nil && start <= addr && addr < end
+			continue
+		}
+		if in {
+			if v, ok := strings.CutPrefix(line, "THPeligible:"); ok {
+				return bytes.Equal(bytes.TrimSpace([]byte(v)), []byte("1")), nil
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return false, err
+	}
+	return false, fmt.Errorf("no mapping of /proc/self/smaps holds %#x, or it has no THPeligible", addr)
+}

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package hugepages
+
+// Start does nothing on systems other than Linux.
+func Start() (stop func()) { return func() {} }
