@@ -453,7 +453,7 @@ func (c *pageColumn) size() int {
 	case kindDelta, kindDelta32:
 		return c.delta.size()
 	case kindDict:
-		return 4 * len(c.dict.indices)
+		return 4 * c.dict.n
 	case kindDeltaLength:
 		return c.delta.size() + len(c.buf)
 	}
@@ -617,7 +617,7 @@ func encodeStats(st metadata.TypedStatistics) (metadata.EncodedStatistics, error
 func (c *pageColumn) resetPage() {
 	c.n, c.buf, c.slo, c.shi = 0, c.buf[:0], c.slo[:0], c.shi[:0]
 	c.delta.reset()
-	c.dict.indices = c.dict.indices[:0]
+	c.dict.resetPage()
 }
 
 // deltaEncoder encodes int64 values as DELTA_BINARY_PACKED: blocks of
@@ -747,11 +747,22 @@ type dictEncoder struct {
 	plain   []byte // the dictionary page: each value's length and bytes
 	last    string
 	lastIdx int32
-	indices []int32 // of the current page
+	// runs are the indices of the current page, as runs of one index:
+	// the pieces table's dictionary columns repeat one value down the
+	// page, and a run each is what a page of them needs (a slice of
+	// every index grew to a page's rows in each job).
+	runs []dictRun
+	n    int // indices of the current page
+}
+
+// dictRun is n indices idx in a row.
+type dictRun struct {
+	idx int32
+	n   int32
 }
 
 func (d *dictEncoder) add(s string) {
-	if len(d.indices) == 0 || s != d.last {
+	if d.n == 0 || s != d.last {
 		i, ok := d.index[s]
 		if !ok {
 			if d.index == nil {
@@ -764,12 +775,21 @@ func (d *dictEncoder) add(s string) {
 		}
 		d.last, d.lastIdx = s, i
 	}
-	d.indices = append(d.indices, d.lastIdx)
+	if r := len(d.runs) - 1; r >= 0 && d.runs[r].idx == d.lastIdx {
+		d.runs[r].n++
+	} else {
+		d.runs = append(d.runs, dictRun{idx: d.lastIdx, n: 1})
+	}
+	d.n++
 }
+
+// resetPage forgets the indices of the page.
+func (d *dictEncoder) resetPage() { d.runs, d.n = d.runs[:0], 0 }
 
 func (d *dictEncoder) reset() {
 	clear(d.index)
-	d.plain, d.indices = d.plain[:0], d.indices[:0]
+	d.plain = d.plain[:0]
+	d.resetPage()
 }
 
 // bitWidth is the bits of an index into a dictionary of n values, as
@@ -790,32 +810,34 @@ const hybridGroups = 63
 func (d *dictEncoder) finishPage(dst []byte) []byte {
 	w := bitWidth(len(d.index))
 	dst = append(dst, byte(w))
-	idx := d.indices
-	same := true
-	for _, i := range idx {
-		if i != idx[0] {
-			same = false
-			break
+	if len(d.runs) <= 1 {
+		var idx int32
+		if len(d.runs) == 1 {
+			idx = d.runs[0].idx
 		}
-	}
-	if same {
-		dst = binary.AppendUvarint(dst, uint64(len(idx))<<1)
+		dst = binary.AppendUvarint(dst, uint64(d.n)<<1)
 		for b := 0; b < (w+7)/8; b++ {
-			dst = append(dst, byte(idx[0]>>(8*b)))
+			dst = append(dst, byte(idx>>(8*b)))
 		}
 		return dst
 	}
 	var vals [8 * hybridGroups]uint64
-	for len(idx) > 0 {
-		n := min(len(idx), len(vals))
+	runs, left := d.runs, d.runs[0].n // left: of runs[0]
+	for rest := d.n; rest > 0; {
+		n := min(rest, len(vals))
 		groups := (n + 7) / 8
 		clear(vals[:8*groups])
-		for i, v := range idx[:n] {
-			vals[i] = uint64(v)
+		for i := range n {
+			for left == 0 {
+				runs = runs[1:]
+				left = runs[0].n
+			}
+			vals[i] = uint64(runs[0].idx)
+			left--
 		}
 		dst = binary.AppendUvarint(dst, uint64(groups)<<1|1)
 		dst = packBits(dst, vals[:8*groups], w)
-		idx = idx[n:]
+		rest -= n
 	}
 	return dst
 }
