@@ -14,9 +14,13 @@ import (
 // pallocChunkBytes): a heap mapping starts and ends on a multiple of it.
 const chunk = 4 << 20
 
-// every is how often Start looks whether the process has mapped more
-// memory.
-const every = 10 * time.Millisecond
+// Start looks whether the process has mapped more memory every
+// fastest, and, while it has not, less and less often, down to once every
+// slowest: an idle server or worker wakes ten times a second.
+const (
+	fastest = 10 * time.Millisecond
+	slowest = 100 * time.Millisecond
+)
 
 // Start advises the heap's mappings now and whenever the process has
 // mapped more memory since, until stop is called. It does nothing unless
@@ -34,14 +38,20 @@ func Start() (stop func()) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		t := time.NewTicker(every)
+		wait := fastest
+		t := time.NewTimer(wait)
 		defer t.Stop()
 		for {
 			select {
 			case <-quit:
 				return
 			case <-t.C:
-				a.check()
+				if a.check() {
+					wait = fastest
+				} else {
+					wait = min(2*wait, slowest)
+				}
+				t.Reset(wait)
 			}
 		}
 	}()
@@ -84,17 +94,20 @@ type adviser struct {
 	sample []metrics.Sample
 }
 
-// check scans the mappings when the process has mapped more memory since
-// the last scan.
-func (a *adviser) check() {
+// check scans the mappings when the process has mapped a chunk or more
+// of memory since the last scan, and says whether it had.
+func (a *adviser) check() bool {
 	metrics.Read(a.sample)
 	if a.sample[0].Value.Kind() != metrics.KindUint64 {
-		return
+		return false
 	}
-	if m := a.sample[0].Value.Uint64(); m > a.mapped || a.mapped == 0 {
-		a.mapped = m
-		a.scan()
+	m := a.sample[0].Value.Uint64()
+	if m < a.mapped+chunk && a.mapped != 0 {
+		return false
 	}
+	a.mapped = m
+	a.scan()
+	return true
 }
 
 // scan advises every mapping of the heap not advised before: private,
