@@ -74,7 +74,7 @@ func advisedOnly() bool {
 // reserveBytes is how much heap Start has the runtime map before it
 // advises the heap: a small census's heap then grows into advised memory
 // from its first page. Memory mapped and never touched costs nothing.
-const reserveBytes = 256 << 20
+const reserveBytes = 128 << 20
 
 // reserved keeps reserve's allocation from being optimised away.
 var reserved []byte
