@@ -42,6 +42,9 @@ func TestStartAdvisesHeap(t *testing.T) {
 	if !advisedOnly() {
 		t.Skip("the kernel does not give transparent huge pages only where advised")
 	}
+	if raceEnabled {
+		t.Skip("Start does nothing under the race detector")
+	}
 	t.Setenv(EnvVar, "")
 	stop := Start()
 	defer stop()
