@@ -6,12 +6,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/census-cgt/census/internal/hugepages"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/census-cgt/census/internal/hugepages"
 	"github.com/census-cgt/census/schema"
 )
 

@@ -2,7 +2,6 @@ package hugepages
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"strconv"
@@ -79,17 +78,16 @@ func thpEligible(addr uint64) (bool, error) {
 	in := false
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		line := sc.Text()
-		if lo, hi, ok := strings.Cut(strings.Fields(line + " ")[0], "-"); ok && !strings.HasSuffix(strings.Fields(line)[0], ":") {
+		f := strings.Fields(sc.Text())
+		switch {
+		case len(f) == 0:
+		case !strings.HasSuffix(f[0], ":"): // a mapping's first line: its range first
+			lo, hi, _ := strings.Cut(f[0], "-")
 			start, err1 := strconv.ParseUint(lo, 16, 64)
 			end, err2 := strconv.ParseUint(hi, 16, 64)
 			in = err1 == nil && err2 == nil && start <= addr && addr < end
-			continue
-		}
-		if in {
-			if v, ok := strings.CutPrefix(line, "THPeligible:"); ok {
-				return bytes.Equal(bytes.TrimSpace([]byte(v)), []byte("1")), nil
-			}
+		case in && f[0] == "THPeligible:" && len(f) > 1:
+			return f[1] == "1", nil
 		}
 	}
 	if err := sc.Err(); err != nil {
