@@ -68,4 +68,12 @@ func TestSmallTiersInCoordinator(t *testing.T) {
 	if want.Stages.Tiers.InCoordinator != 0 {
 		t.Errorf("a run with three shards a tier ran %d tier jobs in the coordinator", want.Stages.Tiers.InCoordinator)
 	}
+	// Clobber 3x4's reduction is as small: its piece and class jobs ran
+	// in the coordinator, but for a run whose shards were set.
+	if s.Pieces.InCoordinator != s.Pieces.Jobs || s.Classes.InCoordinator != s.Classes.Jobs || s.Pieces.Jobs == 0 {
+		t.Errorf("%d of %d piece jobs and %d of %d class jobs ran in the coordinator, want all", s.Pieces.InCoordinator, s.Pieces.Jobs, s.Classes.InCoordinator, s.Classes.Jobs)
+	}
+	if w := want.Stages; w.Pieces.InCoordinator != 0 || w.Classes.InCoordinator != 0 {
+		t.Errorf("a run with three shards a tier ran %d piece and %d class jobs in the coordinator", w.Pieces.InCoordinator, w.Classes.InCoordinator)
+	}
 }

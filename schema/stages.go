@@ -33,7 +33,7 @@ type StageTime struct {
 	CPUSeconds float64 `json:"cpu_s"`
 	// Jobs counts the stage's jobs, those replayed from the done-records
 	// of an earlier start included; InCoordinator counts those that the
-	// coordinator of this start ran itself (small tiers).
+	// coordinator of this start ran itself (small tiers and reductions).
 	Jobs          int `json:"jobs"`
 	InCoordinator int `json:"in_coordinator,omitempty"`
 }
