@@ -180,22 +180,29 @@ func (m *keyMerge) run(ctx context.Context, st store.Store, blobs []Blob, k Kind
 		}
 		h = append(h, s)
 	}
-	// h is a heap of the fragments not yet exhausted, by their next key.
-	head := func(i int) uint64 { return h[i].keys[h[i].i] }
+	// h is a heap of the fragments not yet exhausted, by their next key;
+	// heads[i] is h[i]'s next key, kept beside it so that the heap's
+	// comparisons read one array rather than each source's batch.
+	heads := make([]uint64, len(h))
+	for i, s := range h {
+		heads[i] = s.keys[s.i]
+	}
 	down := func(i int) {
+		n := len(h)
 		for {
 			l := 2*i + 1
-			if l >= len(h) {
+			if l >= n {
 				return
 			}
 			c := l
-			if r := l + 1; r < len(h) && head(r) < head(l) {
+			if r := l + 1; r < n && heads[r] < heads[l] {
 				c = r
 			}
-			if head(i) <= head(c) {
+			if heads[i] <= heads[c] {
 				return
 			}
 			h[i], h[c] = h[c], h[i]
+			heads[i], heads[c] = heads[c], heads[i]
 			i = c
 		}
 	}
@@ -210,9 +217,9 @@ func (m *keyMerge) run(ctx context.Context, st store.Store, blobs []Blob, k Kind
 		// touching the heap.
 		limit := ^uint64(0)
 		if len(h) > 1 {
-			limit = head(1)
+			limit = heads[1]
 			if len(h) > 2 {
-				limit = min(limit, head(2))
+				limit = min(limit, heads[2])
 			}
 		}
 		// Only the first key taken may repeat one emitted: the keys of a
@@ -230,8 +237,8 @@ func (m *keyMerge) run(ctx context.Context, st store.Store, blobs []Blob, k Kind
 				if !ok {
 					s.c.Close()
 					last := len(h) - 1
-					h[0] = h[last]
-					h = h[:last]
+					h[0], heads[0] = h[last], heads[last]
+					h, heads = h[:last], heads[:last]
 					break
 				}
 			}
@@ -252,6 +259,7 @@ func (m *keyMerge) run(ctx context.Context, st store.Store, blobs []Blob, k Kind
 				first, prev = false, keys[taken-1]
 			}
 			if taken < len(keys) {
+				heads[0] = keys[taken]
 				break
 			}
 		}
