@@ -111,6 +111,16 @@ func makeBenchTier() (*benchTierData, error) {
 	return d, nil
 }
 
+// benchLowKeys returns n uniformly random keys of the given number of low
+// bits.
+func benchLowKeys(n, bits int, seed uint64) []uint64 {
+	keys := benchRandomKeys(n, seed)
+	for i := range keys {
+		keys[i] >>= 64 - bits
+	}
+	return keys
+}
+
 // benchRandomKeys returns n uniformly random 64-bit keys.
 func benchRandomKeys(n int, seed uint64) []uint64 {
 	rng := rand.New(rand.NewPCG(seed, 99))
@@ -134,6 +144,9 @@ func benchKeySets(b *testing.B) []struct {
 		{"random-200", benchRandomKeys(200, 1)},
 		{"random-4Ki", benchRandomKeys(4<<10, 2)},
 		{"random-1Mi", benchRandomKeys(1<<20, 3)},
+		// Domineering 6x6's positions vary in 36 bits, Clobber 5x5's in 50.
+		{"random36-4Mi", benchLowKeys(4<<20, 36, 4)},
+		{"random50-4Mi", benchLowKeys(4<<20, 50, 5)},
 		{fmt.Sprintf("clobber4x4-t%d-succ-%d", d.tier, len(d.succ)), d.succ},
 	}
 }

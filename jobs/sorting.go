@@ -54,14 +54,9 @@ const radixBits = 11
 // radixSortUnique sorts keys least significant digit first and drops
 // repeats, with digits placed on the bits in which the keys differ
 // (positions pack into a few ranges of bits) and none where they all
-// agree. The counts of every digit are taken in one pass over the keys,
-// before the first digit is placed, so that each digit costs one pass,
-// not two. The last pass, on the most significant digit, drops the
-// repeats as it places the keys: the keys of one bucket arrive in order,
-// so a key that equals the last one placed in its bucket is a repeat, and
-// is overwritten by the next key of the bucket. The buckets' runs of
-// distinct keys are then closed up. It returns the sorted distinct keys,
-// which live in either keys or scratch.
+// agree. It returns the sorted distinct keys, which live in either keys
+// or scratch. More keys than the cache holds are first split on their
+// most significant bits (radixSplit).
 func radixSortUnique(keys, scratch []uint64) []uint64 {
 	if len(keys) == 0 {
 		return keys
@@ -71,9 +66,22 @@ func radixSortUnique(keys, scratch []uint64) []uint64 {
 		or |= k
 		and &= k
 	}
+	if or == and {
+		return keys[:1] // every key is the same
+	}
+	if len(keys) >= radixSplitMin {
+		return radixSplit(keys, scratch, or^and)
+	}
 	var shifts [64/radixBits + 1]uint
-	digits := 0
-	for varying := or ^ and; varying != 0; digits++ {
+	digits := radixPlan(or^and, &shifts)
+	return radixPasses(keys, scratch, shifts[:digits], make([]uint32, digits<<radixBits))
+}
+
+// radixPlan places radix digits on the bits set in varying, each from the
+// lowest bit not yet covered, and returns how many; shifts holds where
+// they begin, lowest first.
+func radixPlan(varying uint64, shifts *[64/radixBits + 1]uint) (digits int) {
+	for ; varying != 0; digits++ {
 		shift := uint(bits.TrailingZeros64(varying))
 		shifts[digits] = shift
 		if shift+radixBits < 64 {
@@ -82,13 +90,89 @@ func radixSortUnique(keys, scratch []uint64) []uint64 {
 			varying = 0
 		}
 	}
-	if digits == 0 {
-		return keys[:1] // every key is the same
+	return digits
+}
+
+// radixSplitMin is the number of keys from which radixSortUnique splits
+// them first: a megabyte, about what the second-level cache holds.
+// radixSplitLog is the base-2 logarithm of the keys the split aims at a
+// bucket, whose passes, with their scratch, then run in that cache.
+const (
+	radixSplitMin = 1 << 17
+	radixSplitLog = 15
+)
+
+// radixSplit sorts keys, whose bits set in varying differ, and drops
+// repeats: one pass places them in scratch by their most significant
+// varying bits, as many as leave about 2^radixSplitLog keys a bucket,
+// then each bucket is sorted on the bits below by radixPasses, in the
+// cache. Least significant digit first over the whole buffer, each pass
+// would read and write it in memory; split, only the first does. It
+// returns the sorted distinct keys, in keys or scratch.
+func radixSplit(keys, scratch []uint64, varying uint64) []uint64 {
+	top := 63 - bits.LeadingZeros64(varying)
+	width := min(bits.Len(uint(len(keys)-1)>>radixSplitLog), radixBits, top+1)
+	shift := uint(top+1-width) & 63
+	mask := uint64(1)<<width - 1
+	var next [1<<radixBits + 1]uint32
+	for _, k := range keys {
+		next[(k>>shift)&mask+1]++
 	}
-	const mask = 1<<radixBits - 1
-	// The counts fit in 32 bits: no buffer of a job holds 2^32 keys.
+	for b := 1; b < len(next); b++ {
+		next[b] += next[b-1]
+	}
+	start := next // start[b]:start[b+1] will hold bucket b
+	for _, k := range keys {
+		b := (k >> shift) & mask
+		scratch[next[b]] = k
+		next[b]++
+	}
+	var shifts [64/radixBits + 1]uint
+	digits := radixPlan(varying&(1<<shift-1), &shifts)
+	// Every bucket takes the same number of passes, so every bucket's
+	// sorted keys land in the same one of keys and scratch: out.
+	out := scratch
+	if digits%2 == 1 {
+		out = keys
+	}
 	counts := make([]uint32, digits<<radixBits)
-	ds := shifts[:digits]
+	n := 0
+	for b := range 1 << width {
+		lo, hi := start[b], start[b+1]
+		if lo == hi {
+			continue
+		}
+		var sorted []uint64
+		if digits == 0 || hi-lo == 1 {
+			// The keys of the bucket agree on every varying bit.
+			sorted = scratch[lo : lo+1]
+			if digits%2 == 1 {
+				keys[lo] = scratch[lo]
+				sorted = keys[lo : lo+1]
+			}
+		} else {
+			clear(counts)
+			sorted = radixPasses(scratch[lo:hi], keys[lo:hi], shifts[:digits], counts)
+		}
+		n += copy(out[n:], sorted)
+	}
+	return out[:n]
+}
+
+// radixPasses sorts keys on the digits at shifts, lowest first, and drops
+// repeats; counts is zeroed room for the counts of every digit. The
+// counts of every digit are taken in one pass over the keys, before the
+// first digit is placed, so that each digit costs one pass, not two. The
+// last pass, on the most significant digit, drops the repeats as it
+// places the keys: the keys of one bucket arrive in order, so a key that
+// equals the last one placed in its bucket is a repeat, and is
+// overwritten by the next key of the bucket. The buckets' runs of
+// distinct keys are then closed up. The result lives in keys when there
+// is an even number of digits, else in scratch.
+func radixPasses(keys, scratch []uint64, ds []uint, counts []uint32) []uint64 {
+	const mask = 1<<radixBits - 1
+	digits := len(ds)
+	// The counts fit in 32 bits: no buffer of a job holds 2^32 keys.
 	for _, k := range keys {
 		for d, shift := range ds {
 			counts[d<<radixBits+int((k>>shift)&mask)]++

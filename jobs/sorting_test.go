@@ -32,7 +32,7 @@ var keyGens = []struct {
 func TestSortUnique(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
 	for _, kg := range keyGens {
-		for _, n := range []int{0, 1, 2, 255, 256, 257, 511, 1000, radixMin - 1, radixMin, radixMin + 1, 5000, 70_000} {
+		for _, n := range []int{0, 1, 2, 255, 256, 257, 511, 1000, radixMin - 1, radixMin, radixMin + 1, 5000, 70_000, radixSplitMin, 300_000} {
 			t.Run(fmt.Sprintf("%s/%d", kg.name, n), func(t *testing.T) {
 				keys := make([]uint64, n)
 				for i := range keys {
