@@ -144,8 +144,10 @@ func benchKeySets(b *testing.B) []struct {
 		{"random-200", benchRandomKeys(200, 1)},
 		{"random-4Ki", benchRandomKeys(4<<10, 2)},
 		{"random-1Mi", benchRandomKeys(1<<20, 3)},
-		// Domineering 6x6's positions vary in 36 bits, Clobber 5x5's in 50.
+		// Domineering 6x6's positions vary in 36 bits, Clobber 4x5's in
+		// 40, Clobber 5x5's in 50.
 		{"random36-4Mi", benchLowKeys(4<<20, 36, 4)},
+		{"random40-1Mi", benchLowKeys(1<<20, 40, 6)},
 		{"random50-4Mi", benchLowKeys(4<<20, 50, 5)},
 		{fmt.Sprintf("clobber4x4-t%d-succ-%d", d.tier, len(d.succ)), d.succ},
 	}
