@@ -454,7 +454,7 @@ func (c *census) reduce(ctx context.Context) (jobs.PieceResult, jobs.ClassResult
 	room := func(batch []jobs.Job) error {
 		return c.checkRoom(ctx, batch, func() error {
 			group := games.StartGroup(c.g, !c.spec.NoSymmetry)
-			return c.space.check("the piece reduction", pieceReductionBytes(c.pieces.blobs(), group.Size()))
+			return c.space.check("the piece reduction", pieceReductionBytes(c.pieces.blobs(), group.Size(), len(batch), c.cfg.Parallelism))
 		})
 	}
 	// A reduction as small as the tiers that run here runs here too:

@@ -118,25 +118,36 @@ func (b *spaceBudget) learn(read uint64, written uint64) {
 	}
 }
 
-// pieceRowBytes is what the piece reduction writes per row of the pieces
-// table: the row (18-19 bytes of Parquet on Clobber 4x5 and 5x5) and the
-// row's share of the runs a piece job spills to sort its pieces (23-24
-// bytes), rounded up.
-const pieceRowBytes = 48
+// pieceTableBytes and pieceRunBytes are what the piece reduction writes
+// per row of the pieces table: the row itself (18-19 bytes of Parquet on
+// Clobber 4x5 and 5x5), and the row's share of the runs a piece job
+// spills to sort its pieces (23-24 bytes), each rounded up.
+const (
+	pieceTableBytes = 24
+	pieceRunBytes   = 24
+)
 
-// pieceReductionBytes estimates what the piece reduction writes: a row per
-// piece of the orbit of each piece record (at most the group's size of
-// them; repeats of a record in fragments not yet compacted count again, so
-// this errs high), pieceRowBytes each, and for the class records as many
-// bytes again as the piece fragments hold.
-func pieceReductionBytes(pieceBlobs []jobs.Blob, groupSize int) uint64 {
+// pieceReductionBytes estimates what the piece reduction of jobs piece
+// jobs, parallel of them at once, has written at its peak: a row per piece
+// of the orbit of each piece record (at most the group's size of them;
+// repeats of a record in fragments not yet compacted count again, so this
+// errs high), pieceTableBytes each; the runs of the jobs running at once,
+// which each job deletes as it ends, pieceRunBytes a row of their share
+// of the rows; and for the class records as many bytes again as the piece
+// fragments hold. A parallel of zero counts every job's runs.
+func pieceReductionBytes(pieceBlobs []jobs.Blob, groupSize, jobCount, parallel int) uint64 {
 	var records uint64
 	for _, b := range pieceBlobs {
 		if b.Kind == jobs.KindPieces {
 			records += b.Count
 		}
 	}
-	return records*uint64(groupSize)*pieceRowBytes + blobBytes(pieceBlobs)
+	rows := records * uint64(groupSize)
+	runs := rows * pieceRunBytes
+	if jobCount > 0 && parallel > 0 && parallel < jobCount {
+		runs = runs * uint64(parallel) / uint64(jobCount)
+	}
+	return rows*pieceTableBytes + runs + blobBytes(pieceBlobs)
 }
 
 // A published run's peak working data, from which a fresh run of the same

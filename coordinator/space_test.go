@@ -57,10 +57,21 @@ func TestSpaceEstimates(t *testing.T) {
 		{Kind: jobs.KindDeadFree, Count: 1000, Size: 50},
 		{Kind: jobs.KindPieces, Count: 5, Size: 40},
 	}
-	// 15 piece records, orbits of up to 8: 120 rows of 48 bytes, and the
-	// 190 bytes of the records.
-	if got, want := pieceReductionBytes(blobs, 8), uint64(120*48+190); got != want {
-		t.Errorf("piece reduction estimate %d, want %d", got, want)
+	// 15 piece records, orbits of up to 8: 120 rows of 24 bytes of table,
+	// the runs of the jobs running at once, 24 bytes a row of their share
+	// of the rows, and the 190 bytes of the records.
+	for _, c := range []struct {
+		jobs, parallel int
+		want           uint64
+	}{
+		{16, 2, 120*24 + 120*24*2/16 + 190}, // two of sixteen at once
+		{16, 16, 120*24 + 120*24 + 190},     // every job at once
+		{4, 8, 120*24 + 120*24 + 190},       // fewer jobs than slots
+		{16, 0, 120*24 + 120*24 + 190},      // no bound known
+	} {
+		if got := pieceReductionBytes(blobs, 8, c.jobs, c.parallel); got != c.want {
+			t.Errorf("piece reduction estimate, %d jobs %d at once: %d, want %d", c.jobs, c.parallel, got, c.want)
+		}
 	}
 }
 
