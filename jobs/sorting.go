@@ -97,9 +97,13 @@ func radixPlan(varying uint64, shifts *[64/radixBits + 1]uint) (digits int) {
 // them first: a megabyte, about what the second-level cache holds.
 // radixSplitLog is the base-2 logarithm of the keys the split aims at a
 // bucket, whose passes, with their scratch, then run in that cache.
+// radixBucketMinLog is the base-2 logarithm of the fewest keys the split
+// leaves a bucket on average when it widens to spare the buckets a pass:
+// fewer, and clearing each bucket's counts costs more than the pass.
 const (
-	radixSplitMin = 1 << 17
-	radixSplitLog = 15
+	radixSplitMin     = 1 << 17
+	radixSplitLog     = 15
+	radixBucketMinLog = 12
 )
 
 // radixSplit sorts keys, whose bits set in varying differ, and drops
@@ -114,12 +118,14 @@ func radixSplit(keys, scratch []uint64, varying uint64) []uint64 {
 	// The split takes at least enough bits for buckets the cache holds,
 	// and more where that spares each bucket a pass (Clobber 4x5's 40
 	// bits: 7 and three digits of 11, not 5 and four), as long as a
-	// bucket keeps about 4,096 keys to spread the clearing of its counts.
+	// bucket keeps about 2^radixBucketMinLog keys to spread the clearing
+	// of its counts. The last radixPlan puts the chosen width's digits
+	// back in shifts, which the candidates overwrote.
 	width := min(bits.Len(uint(len(keys)-1)>>radixSplitLog), radixBits, top+1)
 	var shifts [64/radixBits + 1]uint
 	low := func(w int) uint64 { return varying & (1<<(top+1-w) - 1) }
 	digits := radixPlan(low(width), &shifts)
-	for w := width + 1; w <= min(radixBits, top+1, bits.Len(uint(len(keys)))-12); w++ {
+	for w := width + 1; w <= min(radixBits, top+1, bits.Len(uint(len(keys)))-radixBucketMinLog); w++ {
 		if d := radixPlan(low(w), &shifts); d < digits {
 			width, digits = w, d
 		}
