@@ -313,12 +313,17 @@ func (c *census) tier(ctx context.Context, t int) (bool, error) {
 		}
 	}
 	nextShards := c.cfg.shards(uint64(float64(incoming) * max(c.branching, 1)))
-	if tp, found, err := c.tierPlan(ctx, t); err != nil {
+	tp, found, err := c.tierPlan(ctx, t)
+	if err != nil {
 		return false, err
-	} else if found && tp.Shards == c.shards {
+	}
+	if found && tp.Shards == c.shards {
 		nextShards = tp.NextShards
-	} else if err := c.st.putTierPlan(ctx, t, TierPlan{Shards: c.shards, NextShards: nextShards}); err != nil {
-		return false, err
+	} else {
+		tp = TierPlan{Shards: c.shards, NextShards: nextShards}
+		if err := c.st.putTierPlan(ctx, t, tp); err != nil {
+			return false, err
+		}
 	}
 	batch := make([]jobs.Job, c.shards)
 	for s := range batch {
@@ -353,11 +358,30 @@ func (c *census) tier(ctx context.Context, t int) (bool, error) {
 	if x, ok := exec.(*inProcess); ok {
 		c.clock.s.Tiers.InCoordinator += x.ran
 	}
+	var compactWall float64
 	if len(compact) > 0 {
-		c.clock.s.Compactions.WallSeconds += compacted.Sub(began).Seconds()
+		compactWall = compacted.Sub(began).Seconds()
+	}
+	// A tier that an earlier start finished counts the wall time it took
+	// then, which its plan kept, rather than the moments its done-records
+	// took to replay.
+	if tp.WallS > 0 {
+		compactWall = tp.CompactWallS
+	}
+	c.clock.s.Compactions.WallSeconds += compactWall
+	if took := c.clock.tierDone(tp.WallS); tp.WallS == 0 && took >= keepTierWall {
+		tp.WallS, tp.CompactWallS = took.Seconds(), compactWall
+		if err := c.st.putTierPlan(ctx, t, tp); err != nil {
+			return false, err
+		}
 	}
 	return c.tierDone(ctx, t, nextShards, incoming, results, compactions)
 }
+
+// keepTierWall is the wall time from which a finished tier keeps it in its
+// plan, for a later start of the run to report: a shorter tier is not
+// worth a write to the run's bucket, and replays in about as long.
+const keepTierWall = time.Second
 
 // tierDone takes in the results of tier t's batch: the next tier's
 // inputs, the counts, the piece fragments and the positions table parts;
@@ -429,7 +453,7 @@ func (c *census) tierDone(ctx context.Context, t, nextShards int, incoming uint6
 	for _, ps := range c.positions {
 		inUse += blobBytes(ps)
 	}
-	c.tr.tierDone(t+1, c.total.Positions, inUse, c.clock.stages())
+	c.tr.tierDone(t+1, c.total.Positions, inUse, c.clock.stages(), c.clock.credit)
 	return true, nil
 }
 

@@ -33,8 +33,8 @@ type Progress struct {
 	// after the last finished tier.
 	StoreBytes uint64
 	// Rate is the positions of the finished tiers per second of the
-	// tiers' wall time (of this start of the run); zero before the first
-	// tier is done.
+	// tiers' wall time (a tier that an earlier start of the run finished
+	// counts the time it took then); zero before the first tier is done.
 	Rate float64
 }
 
@@ -47,9 +47,13 @@ type tracker struct {
 	metrics  *runMetrics
 	callback func(Progress)
 	began    time.Time
-	status   Status
-	p        Progress
-	lastPut  time.Time
+	// credit is the time the tiers that earlier starts of the run
+	// finished took then, less the time this start took to replay them:
+	// the ETA counts it as time spent.
+	credit  time.Duration
+	status  Status
+	p       Progress
+	lastPut time.Time
 	// stop ends the run with its cause.
 	stop context.CancelCauseFunc
 }
@@ -67,10 +71,12 @@ func (t *tracker) stage(stage string, tier int, positions uint64) {
 }
 
 // tierDone records a finished tier: the tiers done, their positions, the
-// bytes of the run's working data in the store and the stage times so far.
-func (t *tracker) tierDone(tiers int, positions, storeBytes uint64, stages *schema.Stages) {
+// bytes of the run's working data in the store, the stage times so far
+// and the credit of the tiers that earlier starts finished.
+func (t *tracker) tierDone(tiers int, positions, storeBytes uint64, stages *schema.Stages, credit time.Duration) {
 	t.p.StoreBytes, t.status.StoreBytes, t.status.Stages = storeBytes, storeBytes, stages
-	t.p.Rate = float64(positions) / max(time.Since(t.began).Seconds(), 1e-3)
+	t.p.Rate = float64(positions) / max(stages.Tiers.WallSeconds, 1e-3)
+	t.credit = credit
 	t.stage(runstate.StageTier, tiers, positions)
 }
 
@@ -108,7 +114,8 @@ func (t *tracker) put() {
 }
 
 // eta is the time per unit of progress so far times the units left, a
-// unit being one tier (the reductions count as one more).
+// unit being one tier (the reductions count as one more); the time so far
+// counts the tiers that earlier starts finished as long as they took then.
 func (t *tracker) eta() time.Duration {
 	units := float64(t.p.MaxTier + 2)
 	var done float64
@@ -126,7 +133,7 @@ func (t *tracker) eta() time.Duration {
 	if done <= 0 {
 		return 0
 	}
-	return time.Duration(float64(t.p.Elapsed) / done * max(units-done, 0))
+	return time.Duration(float64(t.p.Elapsed+t.credit) / done * max(units-done, 0))
 }
 
 // finish records how the run ended.

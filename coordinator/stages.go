@@ -14,15 +14,34 @@ import (
 // and the CPU time of its jobs as their done-records say.
 type stageClock struct {
 	s schema.Stages
-	// began is when the tiers began.
-	began time.Time
+	// mark is when the last tier ended, or the tiers began.
+	mark time.Time
+	// credit is the wall time that tiers finished by an earlier start of
+	// the run took then, less the time this start took to replay them.
+	credit time.Duration
 }
 
 // begin starts the tiers.
-func (c *stageClock) begin() { c.began = time.Now() }
+func (c *stageClock) begin() { c.mark = time.Now() }
 
-// tiersDone ends the tiers.
-func (c *stageClock) tiersDone() { c.s.Tiers.WallSeconds = time.Since(c.began).Seconds() }
+// tierDone ends a tier and returns the wall time it took in this start:
+// since the tier before ended. A tier that an earlier start finished,
+// and that took earlier seconds then (zero: not known), counts as those.
+func (c *stageClock) tierDone(earlier float64) time.Duration {
+	now := time.Now()
+	took := now.Sub(c.mark)
+	c.mark = now
+	wall := took.Seconds()
+	if earlier > 0 {
+		c.credit += time.Duration(earlier*float64(time.Second)) - took
+		wall = earlier
+	}
+	c.s.Tiers.WallSeconds += wall
+	return took
+}
+
+// tiersDone ends the tiers: the empty batch after the last tier.
+func (c *stageClock) tiersDone() { c.tierDone(0) }
 
 // add counts the jobs of results, and their CPU time, into st.
 func (c *stageClock) add(st *schema.StageTime, results []jobs.Result) {

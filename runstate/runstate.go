@@ -72,10 +72,17 @@ type Plan struct {
 }
 
 // TierPlan is the sharding of one tier, stored before its jobs are
-// published so that a restarted coordinator publishes the same jobs.
+// published so that a restarted coordinator publishes the same jobs, and
+// stored again once the tier is done with the wall time it took, for a
+// later start that replays the tier's done-records to report instead of
+// its own (zero: the tier is not done, or took too little to keep).
 type TierPlan struct {
 	Shards     int `json:"shards"`
 	NextShards int `json:"next_shards"`
+	// WallS is the tier's wall time in the start that finished it;
+	// CompactWallS the part of it during which compactions ran.
+	WallS        float64 `json:"wall_s,omitempty"`
+	CompactWallS float64 `json:"compact_wall_s,omitempty"`
 }
 
 // ValuesPlan is what fixes the jobs of a values stage: it is stored once,
@@ -105,7 +112,8 @@ type Status struct {
 	// after the last finished tier.
 	StoreBytes uint64 `json:"store_bytes,omitempty"`
 	// Stages is where the run's time went so far, as summary.json says
-	// at its end; the wall times are of this start of the run.
+	// at its end; the wall times are of this start of the run, but for
+	// the tiers that earlier starts finished (see TierPlan).
 	Stages  *schema.Stages `json:"stages,omitempty"`
 	Error   string         `json:"error,omitempty"`
 	Updated time.Time      `json:"updated"`

@@ -26,7 +26,9 @@ type Stages struct {
 
 // StageTime is the time one stage took.
 type StageTime struct {
-	// WallSeconds is the stage's elapsed time.
+	// WallSeconds is the stage's elapsed time in this start of the run;
+	// a tier that an earlier start finished counts the time it took then,
+	// when that was a second or more (see runstate.TierPlan).
 	WallSeconds float64 `json:"wall_s"`
 	// CPUSeconds adds up the CPU time of the stage's jobs, each measured
 	// on the thread that ran it (user and system time).
