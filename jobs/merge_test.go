@@ -106,8 +106,14 @@ func TestKeyMerge(t *testing.T) {
 	ctx := context.Background()
 	st := newMemStore()
 	for _, nfrag := range []int{1, 2, 3, 9} {
-		for _, span := range []uint64{50, 5000, 1 << 40} {
-			t.Run(fmt.Sprintf("%d fragments of keys below %d", nfrag, span), func(t *testing.T) {
+		// A span of 0 draws keys from the 50 greatest: a merge must not
+		// take the greatest key for the end of a fragment.
+		for _, span := range []uint64{50, 5000, 1 << 40, 0} {
+			name := fmt.Sprintf("%d fragments of keys below %d", nfrag, span)
+			if span == 0 {
+				name = fmt.Sprintf("%d fragments of the greatest keys", nfrag)
+			}
+			t.Run(name, func(t *testing.T) {
 				var blobs []Blob
 				var all []uint64
 				var records uint64
@@ -116,7 +122,11 @@ func TestKeyMerge(t *testing.T) {
 					n := rng.IntN(3) * rng.IntN(2000)
 					keys := make([]uint64, n)
 					for j := range keys {
-						keys[j] = rng.Uint64N(span)
+						if span == 0 {
+							keys[j] = ^rng.Uint64N(50)
+						} else {
+							keys[j] = rng.Uint64N(span)
+						}
 					}
 					keys = slices.Compact(slices.Sorted(slices.Values(keys)))
 					all = append(all, keys...)

@@ -148,3 +148,41 @@ type rowWriter interface {
 	Write(Piece) error
 	Close() error
 }
+
+// BenchmarkPieceStringsZstd measures what the zstd compression of the
+// pieces table's two string columns costs a row: the pictures and the
+// CGSuite strings of up to 100k realistic rows, as the data pages of
+// DELTA_LENGTH_BYTE_ARRAY hold them (the strings end to end; their
+// lengths, bit-packed, are a few bits a row), compressed a page of
+// pageBytes at a time at the writers' level. ns/row is the time a row
+// (both strings), MB/s the bytes compressed a second, ratio what the
+// pages shrink by. However fast the rest of a piece job gets, its rows
+// cost at least this.
+func BenchmarkPieceStringsZstd(b *testing.B) {
+	for _, c := range []struct{ game, board string }{{"clobber", "4x4"}, {"amazons", "4x4"}} {
+		rows := benchPieceRows(b, c.game, c.board, 100_000)
+		var pictures, strs []byte
+		for _, r := range rows {
+			pictures = append(pictures, r.Picture...)
+			strs = append(strs, r.CGSuite...)
+		}
+		b.Run(fmt.Sprintf("%s-%s-%d", c.game, c.board, len(rows)), func(b *testing.B) {
+			var dst []byte
+			var in, out int64
+			for b.Loop() {
+				for _, col := range [][]byte{pictures, strs} {
+					for p := col; len(p) > 0; {
+						n := min(len(p), pageBytes)
+						dst = zstdAppend(dst[:0], p[:n])
+						in, out = in+int64(n), out+int64(len(dst))
+						p = p[n:]
+					}
+				}
+			}
+			sec := b.Elapsed().Seconds()
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(rows)), "ns/row")
+			b.ReportMetric(float64(in)/1e6/max(sec, 1e-9), "MB/s")
+			b.ReportMetric(float64(in)/float64(max(out, 1)), "ratio")
+		})
+	}
+}
