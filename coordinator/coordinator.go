@@ -541,7 +541,7 @@ func reduce(ctx context.Context, cfg Config, exec Executor, spec jobs.Spec, redu
 		if !cfg.TablesToOut || r.Piece == nil || r.Piece.Table == nil {
 			return nil
 		}
-		if err := placeTable(ctx, cfg.Store, *r.Piece.Table, cfg.Out); err != nil {
+		if err := placeTable(ctx, cfg.Store, *r.Piece.Table, cfg.Out, true); err != nil {
 			return err
 		}
 		cfg.deleteBlobs(ctx, "a pieces table part in the outputs", r.Piece.Table.Name)

@@ -47,7 +47,7 @@ func writeOutputs(ctx context.Context, st store.Store, res *Result, run, version
 	// now; any other part is of another run.
 	keep := map[string]bool{}
 	for _, t := range res.Tables {
-		if err := placeTable(ctx, st, t, dir); err != nil {
+		if err := placeTable(ctx, st, t, dir, false); err != nil {
 			return err
 		}
 		keep[schema.PartName(t.Bucket)] = true
@@ -133,13 +133,33 @@ func beginOutputs(dir string) error {
 // placeTable puts the pieces table part t, of reduce shard t.Bucket, into
 // the pieces directory under dir: a file there with the size and checksum
 // that t's job recorded is kept (a resumed run placed it before), anything
-// else is replaced by a checked copy from the store.
-func placeTable(ctx context.Context, st store.Store, t jobs.Blob, dir string) error {
+// else is replaced by a checked copy from the store — or, with move, by
+// the part itself, checked, when the store can move it there without a
+// copy (a directory store on the outputs' filesystem); it then leaves the
+// store.
+func placeTable(ctx context.Context, st store.Store, t jobs.Blob, dir string, move bool) error {
 	p := filepath.Join(dir, filepath.FromSlash(schema.PiecesPart(t.Bucket)))
-	if !sameTable(p, t) {
-		if err := schema.WriteFileAtomic(p, func(w io.Writer) error { return copyTable(ctx, st, t, w) }); err != nil {
+	if sameTable(p, t) {
+		return nil
+	}
+	if move {
+		if err := copyTable(ctx, st, t, io.Discard); err != nil {
 			return fmt.Errorf("write %s: %w", p, err)
 		}
+		moved, err := store.MoveOut(ctx, st, t.Name, p, schema.OutputPerm)
+		if err != nil {
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+		if moved {
+			// The part was synced in the store before its job was done.
+			if err := schema.SyncDir(filepath.Dir(p)); err != nil {
+				return fmt.Errorf("sync directory of %s: %w", p, err)
+			}
+			return nil
+		}
+	}
+	if err := schema.WriteFileAtomic(p, func(w io.Writer) error { return copyTable(ctx, st, t, w) }); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
 	}
 	return nil
 }

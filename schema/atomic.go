@@ -15,6 +15,14 @@ import (
 // files written by os.Create are under the usual umask.
 const outputPerm = 0o644
 
+// OutputPerm is the mode of the output files (see outputPerm), for a file
+// that lands among them otherwise than through WriteFileAtomic.
+const OutputPerm = outputPerm
+
+// SyncDir makes the names in a directory durable (see syncDir), for a file
+// renamed into it otherwise than by WriteFileAtomic.
+func SyncDir(dir string) error { return syncDir(dir) }
+
 // WriteFileAtomic writes the file at path through write, so that path holds
 // either its old contents or all of the new ones, never a part. write gets a
 // buffered writer on a temporary file in the same directory; the file is

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"io"
+	"io/fs"
 )
 
 // Counting wraps a store so that every byte read or written is reported to
@@ -64,4 +65,9 @@ func (r *countingReader) Read(p []byte) (int, error) {
 	n, err := r.ReadCloser.Read(p)
 	r.n(n)
 	return n, err
+}
+
+// MoveOut passes MoveOut on to the wrapped store.
+func (c *counting) MoveOut(ctx context.Context, name, path string, perm fs.FileMode) (bool, error) {
+	return MoveOut(ctx, c.Store, name, path, perm)
 }

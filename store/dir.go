@@ -88,6 +88,21 @@ func syncPath(p string) error {
 	return nil
 }
 
+// MoveOut renames the blob to path, with the file mode perm; false, and
+// the blob left as it was, when the rename fails (path on another
+// filesystem, say: the caller copies the blob instead, which reports any
+// other trouble with path).
+func (d *Dir) MoveOut(ctx context.Context, name, path string, perm fs.FileMode) (bool, error) {
+	p, err := d.path(name)
+	if err != nil {
+		return false, err
+	}
+	if err := os.Chmod(p, perm); err != nil {
+		return false, fmt.Errorf("move blob %s: %w", name, err)
+	}
+	return os.Rename(p, path) == nil, nil
+}
+
 // Root is the store's directory.
 func (d *Dir) Root() string { return d.root }
 

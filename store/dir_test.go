@@ -348,3 +348,51 @@ func TestDeferSync(t *testing.T) {
 		t.Errorf("store holds files %v, want just the blob", f)
 	}
 }
+
+// TestMoveOut moves a blob of a directory store, through the wrappers, to
+// a path on the store's filesystem, where it lands with the mode asked
+// for and leaves the store; to a path on another filesystem (a tmpfs, when
+// the machine has one) it says false and leaves the blob; a store that
+// cannot move says false.
+func TestMoveOut(t *testing.T) {
+	ctx := context.Background()
+	d := newDir(t)
+	stores := map[string]Store{
+		"dir":      d,
+		"counting": Counting(d, nil, nil),
+		"faulty":   &Faulty{Store: d},
+	}
+	for name, st := range stores {
+		put(t, st, "a/"+name, "data of "+name)
+		dst := filepath.Join(t.TempDir(), name)
+		moved, err := MoveOut(ctx, st, "a/"+name, dst, 0o644)
+		if err != nil || !moved {
+			t.Fatalf("%s: MoveOut = %v, %v; want true", name, moved, err)
+		}
+		if b, err := os.ReadFile(dst); err != nil || string(b) != "data of "+name {
+			t.Errorf("%s: moved file holds %q, %v", name, b, err)
+		}
+		if fi, err := os.Stat(dst); err != nil || fi.Mode().Perm() != 0o644 {
+			t.Errorf("%s: moved file's mode %v, %v; want 0644", name, fi.Mode().Perm(), err)
+		}
+		if _, err := get(st, "a/"+name); !errors.Is(err, ErrNotFound) {
+			t.Errorf("%s: the moved blob is still in the store: %v", name, err)
+		}
+	}
+	if _, err := MoveOut(ctx, d, "../out", filepath.Join(t.TempDir(), "x"), 0o644); err == nil {
+		t.Error("MoveOut of a bad name did not fail")
+	}
+	put(t, d, "b", "stays")
+	if moved, err := MoveOut(ctx, struct{ Store }{d}, "b", filepath.Join(t.TempDir(), "b"), 0o644); moved || err != nil {
+		t.Errorf("a store that cannot move: MoveOut = %v, %v; want false", moved, err)
+	}
+	if shm, err := os.MkdirTemp("/dev/shm", "census-move-"); err == nil {
+		defer os.RemoveAll(shm)
+		if moved, err := MoveOut(ctx, d, "b", filepath.Join(shm, "b"), 0o644); moved || err != nil {
+			t.Errorf("to another filesystem: MoveOut = %v, %v; want false", moved, err)
+		}
+	}
+	if got, err := get(d, "b"); err != nil || got != "stays" {
+		t.Errorf("a blob not moved: %q, %v", got, err)
+	}
+}

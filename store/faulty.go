@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"io"
+	"io/fs"
 	"sync"
 )
 
@@ -132,4 +133,9 @@ var _ io.Writer = (*faultyWriter)(nil)
 // Sync passes Sync on to the wrapped store.
 func (f *Faulty) Sync(ctx context.Context, names ...string) error {
 	return Sync(ctx, f.Store, names...)
+}
+
+// MoveOut passes MoveOut on to the wrapped store.
+func (f *Faulty) MoveOut(ctx context.Context, name, path string, perm fs.FileMode) (bool, error) {
+	return MoveOut(ctx, f.Store, name, path, perm)
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 )
 
 // ErrNotFound is returned by Open for a name that holds no blob.
@@ -46,6 +47,27 @@ func Sync(ctx context.Context, st Store, names ...string) error {
 		return s.Sync(ctx, names...)
 	}
 	return nil
+}
+
+// Mover is a Store that can move a committed blob out of the store to a
+// path of the machine's filesystem without copying its bytes: a directory
+// store, to a path on its own filesystem.
+type Mover interface {
+	// MoveOut gives the blob the file mode perm and moves it to path,
+	// replacing any file there; the blob leaves the store. It says false,
+	// with the blob left where it was, when it cannot move it there
+	// without a copy.
+	MoveOut(ctx context.Context, name, path string, perm fs.FileMode) (bool, error)
+}
+
+// MoveOut moves the named blob of st to path when st can without a copy
+// (a Mover, or a store wrapping one), and says whether it did; a file
+// moved so is as durable as the blob was, but its new name is not synced.
+func MoveOut(ctx context.Context, st Store, name, path string, perm fs.FileMode) (bool, error) {
+	if m, ok := st.(Mover); ok {
+		return m.MoveOut(ctx, name, path, perm)
+	}
+	return false, nil
 }
 
 // Writer writes one blob.
