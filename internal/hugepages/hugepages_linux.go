@@ -24,11 +24,10 @@ const (
 
 // Start advises the heap's mappings now and whenever the process has
 // mapped more memory since, until stop is called. It does nothing unless
-// the kernel gives huge pages only where advised, or when the
-// environment variable EnvVar is "off", or in a build with the race
-// detector.
+// the environment variable EnvVar is "on" and the kernel gives huge pages
+// only where advised, nor in a build with the race detector.
 func Start() (stop func()) {
-	if raceEnabled || os.Getenv(EnvVar) == "off" || !advisedOnly() {
+	if raceEnabled || os.Getenv(EnvVar) != "on" || !advisedOnly() {
 		return func() {}
 	}
 	a := &adviser{done: map[[2]uint64]bool{}, sample: []metrics.Sample{{Name: "/memory/classes/total:bytes"}}}

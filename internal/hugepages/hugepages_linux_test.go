@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,7 +45,7 @@ func TestStartAdvisesHeap(t *testing.T) {
 	if raceEnabled {
 		t.Skip("Start does nothing under the race detector")
 	}
-	t.Setenv(EnvVar, "")
+	t.Setenv(EnvVar, "on")
 	stop := Start()
 	defer stop()
 	buf := make([]byte, 512<<20) // past what Start reserved: the heap grows
@@ -65,6 +66,40 @@ func TestStartAdvisesHeap(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	buf[0] = 1
+}
+
+// TestStartOffByDefault checks, where the kernel gives huge pages only
+// where advised, that Start leaves a large heap buffer allocated after it
+// ineligible for them unless EnvVar is "on", for longer than an adviser
+// takes (TestStartAdvisesHeap). Each value runs in a process of its own,
+// whose heap no other test has advised.
+func TestStartOffByDefault(t *testing.T) {
+	if !advisedOnly() {
+		t.Skip("the kernel does not give transparent huge pages only where advised")
+	}
+	if os.Getenv("HUGEPAGES_TEST_CHILD") == "1" {
+		stop := Start()
+		defer stop()
+		buf := make([]byte, 512<<20)
+		buf[len(buf)-1] = 1
+		time.Sleep(20 * fastest)
+		eligible, err := thpEligible(uint64(uintptr(unsafe.Pointer(&buf[len(buf)-1]))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if eligible {
+			t.Errorf("%s=%q: a heap buffer is eligible for huge pages", EnvVar, os.Getenv(EnvVar))
+		}
+		buf[0] = 1
+		return
+	}
+	for _, v := range []string{"", "off", "yes"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestStartOffByDefault$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "HUGEPAGES_TEST_CHILD=1", EnvVar+"="+v)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s=%q: %v\n%s", EnvVar, v, err, out)
+		}
+	}
 }
 
 // thpEligible reads THPeligible of the mapping that holds addr from
