@@ -49,6 +49,26 @@ func (s *spiller[T]) add(bucket int, v T) error {
 	return nil
 }
 
+// addKeys adds keys, each to the bucket Bucket gives it of as many as the
+// spiller has, as add would one by one; the spill limit is looked at once
+// they are all in, so a spill may hold a batch more than the limit.
+func addKeys(s *spiller[uint64], keys []uint64) error {
+	n := len(s.bufs)
+	for _, key := range keys {
+		b := bucketOfMix(mix(key), n)
+		buf := s.bufs[b]
+		if cap(buf) == 0 && s.pool != nil {
+			buf = s.pool.get()
+		}
+		s.bufs[b] = append(buf, key)
+	}
+	s.items += len(keys)
+	if s.items >= s.limit {
+		return s.spill()
+	}
+	return nil
+}
+
 // reserve makes room, in one allocation a bucket, for scale times the
 // records each bucket holds now and a sixteenth more, where a bucket's
 // buffer is shorter, and for no more than the spill limit in all. A job

@@ -279,15 +279,11 @@ func (k *tierKernel) shape(pos, w uint64, live int) error {
 
 // expand sends the successors of pos on to the shards of the next tier.
 func (k *tierKernel) expand(pos, w uint64) error {
-	j := k.j
 	k.succ = k.g.Expand(pos, k.pcs, k.succ[:0], k.moves, w)
-	for _, s := range k.succ {
-		s = k.group.Canon(s)
-		if err := k.next.add(Bucket(s, j.NextShards), s); err != nil {
-			return err
-		}
+	for i, s := range k.succ {
+		k.succ[i] = k.group.Canon(s)
 	}
-	return nil
+	return addKeys(k.next, k.succ)
 }
 
 // report spills what the spillers still hold, finishes the positions
