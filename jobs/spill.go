@@ -51,7 +51,10 @@ func (s *spiller[T]) add(bucket int, v T) error {
 
 // addKeys adds keys, each to the bucket Bucket gives it of as many as the
 // spiller has, as add would one by one; the spill limit is looked at once
-// they are all in, so a spill may hold a batch more than the limit.
+// they are all in, so a spill may hold a batch more than the limit. It
+// repeats add's append rather than calling a method of the generic
+// spiller, which the compiler does not inline here: a call a successor is
+// what it saves.
 func addKeys(s *spiller[uint64], keys []uint64) error {
 	n := len(s.bufs)
 	for _, key := range keys {

@@ -89,9 +89,9 @@ func syncPath(p string) error {
 }
 
 // MoveOut renames the blob to path, with the file mode perm; false, and
-// the blob left as it was, when the rename fails (path on another
-// filesystem, say: the caller copies the blob instead, which reports any
-// other trouble with path).
+// the blob left in the store (with that mode), when the rename fails (path
+// on another filesystem, say: the caller copies the blob instead, which
+// reports any other trouble with path).
 func (d *Dir) MoveOut(ctx context.Context, name, path string, perm fs.FileMode) (bool, error) {
 	p, err := d.path(name)
 	if err != nil {
