@@ -74,6 +74,8 @@ type Config struct {
 	// Keep keeps every tier's positions, for the solve stage, under
 	// kept/ in the outputs (solve.go).
 	Keep bool
+	// PiecesCodec compresses the pieces table's pages; zero is zstd.
+	PiecesCodec schema.Codec
 	// AckWait is how long a job may go without a heartbeat before it is
 	// delivered to another worker, set on the workers' consumer; zero
 	// means broker.DefaultAckWait.
@@ -174,7 +176,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	plan, resumed, err := st.plan(ctx, cfg.Run, Plan{Game: cfg.Game, Board: cfg.Board, Start: cfg.Start,
 		Shards: cfg.Shards, ReduceShards: reduceShards, MemBudget: cfg.MemBudget, Store: cfg.StoreURL, NoSymmetry: cfg.NoSymmetry, Positions: cfg.Positions, Keep: cfg.Keep,
-		CompactMin: cmp.Or(cfg.CompactMin, DefaultCompactMin)})
+		CompactMin: cmp.Or(cfg.CompactMin, DefaultCompactMin), PiecesCodec: piecesCodecName(cfg.PiecesCodec)})
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +187,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Store: plan.Store,
-		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions, Keep: plan.Keep}
+		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions, Keep: plan.Keep, PiecesCodec: plan.PiecesCodec}
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	tr := newTracker(ctx, cfg, st, g.MaxTier(), cfg.Metrics.forRun(cfg.Run, g.Name(), g.Board().String(), g.MaxTier(), cfg.Keep))
@@ -478,7 +480,7 @@ func (c *census) reduce(ctx context.Context) (jobs.PieceResult, jobs.ClassResult
 	room := func(batch []jobs.Job) error {
 		return c.checkRoom(ctx, batch, func() error {
 			group := games.StartGroup(c.g, !c.spec.NoSymmetry)
-			return c.space.check("the piece reduction", pieceReductionBytes(c.pieces.blobs(), group.Size(), len(batch), c.cfg.Parallelism))
+			return c.space.check("the piece reduction", pieceReductionBytes(c.pieces.blobs(), group.Size(), len(batch), c.cfg.Parallelism, schema.Codec(c.spec.PiecesCodec)))
 		})
 	}
 	// A reduction as small as the tiers that run here runs here too:

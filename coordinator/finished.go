@@ -9,7 +9,8 @@ import (
 
 // ID is the ID of the run cfg describes: cfg.Run when set, else RunID of
 // what determines its outputs, with "-kept" when the run keeps its
-// positions (its tier jobs write more), so that the same command names
+// positions (its tier jobs write more) and the pieces codec's name when it
+// is not zstd (its pieces table differs), so that the same command names
 // the same run. It fails for a game or board census does not know.
 func (cfg Config) ID() (string, error) {
 	if cfg.Run != "" {
@@ -21,6 +22,9 @@ func (cfg Config) ID() (string, error) {
 	}
 	if cfg.Keep {
 		id += "-kept"
+	}
+	if c := piecesCodecName(cfg.PiecesCodec); c != "" {
+		id += "-" + c
 	}
 	return id, nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/census-cgt/census/jobs"
+	"github.com/census-cgt/census/schema"
 )
 
 func TestSpaceBudget(t *testing.T) {
@@ -69,8 +70,14 @@ func TestSpaceEstimates(t *testing.T) {
 		{4, 8, 120*24 + 120*24 + 190},       // fewer jobs than slots
 		{16, 0, 120*24 + 120*24 + 190},      // no bound known
 	} {
-		if got := pieceReductionBytes(blobs, 8, c.jobs, c.parallel); got != c.want {
+		if got := pieceReductionBytes(blobs, 8, c.jobs, c.parallel, schema.CodecZstd); got != c.want {
 			t.Errorf("piece reduction estimate, %d jobs %d at once: %d, want %d", c.jobs, c.parallel, got, c.want)
+		}
+	}
+	// A faster codec's larger rows: 42 bytes of table a row.
+	for _, codec := range []schema.Codec{schema.CodecSnappy, schema.CodecLZ4Raw} {
+		if got, want := pieceReductionBytes(blobs, 8, 16, 2, codec), uint64(120*42+120*24*2/16+190); got != want {
+			t.Errorf("piece reduction estimate with %s: %d, want %d", codec, got, want)
 		}
 	}
 }

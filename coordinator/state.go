@@ -7,6 +7,7 @@ import (
 
 	"github.com/census-cgt/census/jobs"
 	"github.com/census-cgt/census/runstate"
+	"github.com/census-cgt/census/schema"
 )
 
 // ErrRunClash is returned when a run ID is already taken by a run of
@@ -92,11 +93,22 @@ func (s state) plan(ctx context.Context, run string, p Plan) (Plan, bool, error)
 	return old, true, nil
 }
 
+// piecesCodecName is the name a plan stores for codec: empty for zstd,
+// the default, so that a plan of a run that did not choose one is the
+// plan of a version before the choice.
+func piecesCodecName(codec schema.Codec) string {
+	if codec == "" || codec == schema.CodecZstd {
+		return ""
+	}
+	return string(codec)
+}
+
 // clash fails with ErrRunClash when the plans are for different work.
 func clash(run string, old, p Plan) error {
-	if old.Game != p.Game || old.Board != p.Board || old.Start != p.Start || old.Shards != p.Shards || old.NoSymmetry != p.NoSymmetry || old.Positions != p.Positions {
-		return fmt.Errorf("%w: %s is %s %s (start %q, shards %d, symmetry %v, positions %v), not %s %s (start %q, shards %d, symmetry %v, positions %v)",
-			ErrRunClash, run, old.Game, old.Board, old.Start, old.Shards, !old.NoSymmetry, old.Positions, p.Game, p.Board, p.Start, p.Shards, !p.NoSymmetry, p.Positions)
+	if old.Game != p.Game || old.Board != p.Board || old.Start != p.Start || old.Shards != p.Shards || old.NoSymmetry != p.NoSymmetry || old.Positions != p.Positions ||
+		piecesCodecName(schema.Codec(old.PiecesCodec)) != piecesCodecName(schema.Codec(p.PiecesCodec)) {
+		return fmt.Errorf("%w: %s is %s %s (start %q, shards %d, symmetry %v, positions %v, pieces codec %s), not %s %s (start %q, shards %d, symmetry %v, positions %v, pieces codec %s)",
+			ErrRunClash, run, old.Game, old.Board, old.Start, old.Shards, !old.NoSymmetry, old.Positions, schema.Codec(old.PiecesCodec), p.Game, p.Board, p.Start, p.Shards, !p.NoSymmetry, p.Positions, schema.Codec(p.PiecesCodec))
 	}
 	return nil
 }

@@ -45,6 +45,9 @@ type Spec struct {
 	// MemBudget is the bytes a job may hold in record buffers before it
 	// spills them to the store, split into named shares (budget.go).
 	MemBudget int64 `json:"mem_budget"`
+	// PiecesCodec compresses the pages of the pieces table (a
+	// schema.Codec's name; empty is zstd).
+	PiecesCodec string `json:"pieces_codec,omitempty"`
 }
 
 // budget is the memory budget of a job, at least 1MiB.

@@ -46,7 +46,7 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	})
 	classes.pool = classBufs
 	defer classes.release()
-	table, err := newTableWriter(ctx, st, piecesTableBlob(j.Run, j.Bucket), int64(shares.Rows.records(budget, pieceRowBytes)))
+	table, err := newTableWriter(ctx, st, piecesTableBlob(j.Run, j.Bucket), int64(shares.Rows.records(budget, pieceRowBytes)), schema.Codec(j.PiecesCodec))
 	if err != nil {
 		return nil, err
 	}
@@ -308,13 +308,13 @@ type tableWriter struct {
 	pw *schema.UnvaluedPieceWriter
 }
 
-func newTableWriter(ctx context.Context, st store.Store, name string, rowGroupRows int64) (*tableWriter, error) {
+func newTableWriter(ctx context.Context, st store.Store, name string, rowGroupRows int64, codec schema.Codec) (*tableWriter, error) {
 	bw, err := newBlobWriter(ctx, st, name)
 	if err != nil {
 		return nil, err
 	}
 	t := &tableWriter{blobWriter: bw}
-	if t.pw, err = schema.NewUnvaluedPieceWriter(bw, rowGroupRows); err != nil {
+	if t.pw, err = schema.NewUnvaluedPieceWriter(bw, rowGroupRows, codec); err != nil {
 		bw.abort()
 		return nil, fmt.Errorf("start pieces table %s: %w", name, err)
 	}

@@ -69,6 +69,9 @@ type Plan struct {
 	// compaction below which the run does not compact them; zero (a plan
 	// of a version before compactions) never compacts.
 	CompactMin uint64 `json:"compact_min,omitempty"`
+	// PiecesCodec is the codec of the pieces table's pages (a
+	// schema.Codec's name); empty is zstd.
+	PiecesCodec string `json:"pieces_codec,omitempty"`
 }
 
 // TierPlan is the sharding of one tier, stored before its jobs are

@@ -104,7 +104,7 @@ func BenchmarkPieceWriterFile(b *testing.B) {
 		open func(io.Writer) (rowWriter, error)
 	}{
 		{"PieceWriter", func(w io.Writer) (rowWriter, error) { return NewPieceWriter(w) }},
-		{"UnvaluedPieceWriter", func(w io.Writer) (rowWriter, error) { return NewUnvaluedPieceWriter(w, DefaultRowGroupRows) }},
+		{"UnvaluedPieceWriter", func(w io.Writer) (rowWriter, error) { return NewUnvaluedPieceWriter(w, DefaultRowGroupRows, CodecZstd) }},
 	}
 	for _, c := range []struct{ game, board string }{{"clobber", "4x4"}, {"amazons", "4x4"}} {
 		rows := benchPieceRows(b, c.game, c.board, 100_000)

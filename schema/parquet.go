@@ -13,7 +13,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
@@ -39,6 +38,8 @@ type writeOptions struct {
 	batchRows int
 	// rowGroupRows is the maximum number of rows of a Parquet row group.
 	rowGroupRows int64
+	// codec compresses the pages (zero: zstd).
+	codec Codec
 }
 
 var defaultOptions = writeOptions{batchRows: DefaultBatchRows, rowGroupRows: DefaultRowGroupRows}
@@ -63,12 +64,13 @@ func writerProps(o writeOptions, deltaColumns ...string) *parquet.WriterProperti
 // zstdLevel is the zstd level of every table's pages.
 const zstdLevel = 1
 
-// baseProps are the properties of every table: zstd at level 1, an
+// baseProps are the properties of every table: its codec (zstd at level
+// 1 unless o says another; only the pieces table may), an
 // explicit row-group size, statistics, no dictionary for the pictures, and
 // whether the other columns take a dictionary unless told otherwise.
 func baseProps(o writeOptions, dict bool) []parquet.WriterProperty {
 	return []parquet.WriterProperty{
-		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithCompression(o.codec.compression()),
 		parquet.WithCompressionLevel(zstdLevel),
 		parquet.WithMaxRowGroupLength(o.rowGroupRows),
 		parquet.WithStats(true),

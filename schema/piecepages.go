@@ -10,7 +10,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	pqschema "github.com/apache/arrow-go/v18/parquet/schema"
@@ -37,6 +36,7 @@ type UnvaluedPieceWriter struct {
 	rgRows  int64 // rows in the current row group
 	rgs     int16 // row groups written
 	cols    *pageColumns
+	codec   Codec
 	err     error
 }
 
@@ -49,23 +49,27 @@ const pageBytes = 1 << 20
 const pageCheckRows = 1024
 
 // NewUnvaluedPieceWriter starts a pieces file on w with row groups of at
-// most rowGroupRows rows (at least 1,024, at most DefaultRowGroupRows):
-// the writer holds about one row group, compressed (some 20 bytes a row),
-// and a page of each column. Close must be called to finish the file.
-func NewUnvaluedPieceWriter(w io.Writer, rowGroupRows int64) (*UnvaluedPieceWriter, error) {
+// most rowGroupRows rows (at least 1,024, at most DefaultRowGroupRows),
+// its pages compressed with codec: the writer holds about one row group,
+// compressed (some 20 bytes a row with zstd), and a page of each column.
+// Close must be called to finish the file.
+func NewUnvaluedPieceWriter(w io.Writer, rowGroupRows int64, codec Codec) (*UnvaluedPieceWriter, error) {
 	o := rowGroupOptions(rowGroupRows)
-	pw, err := newUnvaluedPieceWriter(w, o.rowGroupRows)
+	pw, err := newUnvaluedPieceWriter(w, o.rowGroupRows, codec)
 	if err != nil {
 		return nil, fmt.Errorf("start pieces: %w", err)
 	}
 	return pw, nil
 }
 
-func newUnvaluedPieceWriter(w io.Writer, rowGroupRows int64) (*UnvaluedPieceWriter, error) {
+func newUnvaluedPieceWriter(w io.Writer, rowGroupRows int64, codec Codec) (*UnvaluedPieceWriter, error) {
 	if rowGroupRows <= 0 {
 		return nil, fmt.Errorf("bad row group size %d", rowGroupRows)
 	}
-	props := piecesProps(writeOptions{batchRows: 1, rowGroupRows: rowGroupRows})
+	if _, err := ParseCodec(string(codec)); err != nil {
+		return nil, err
+	}
+	props := piecesProps(writeOptions{batchRows: 1, rowGroupRows: rowGroupRows, codec: codec})
 	root, err := piecesParquetRoot(props)
 	if err != nil {
 		return nil, err
@@ -76,6 +80,7 @@ func newUnvaluedPieceWriter(w io.Writer, rowGroupRows int64) (*UnvaluedPieceWrit
 		props:   props,
 		meta:    metadata.NewFileMetadataBuilder(sc, props, piecesFileMetadata()),
 		maxRows: rowGroupRows,
+		codec:   codec,
 	}
 	if _, err := pw.sink.Write([]byte("PAR1")); err != nil {
 		return nil, fmt.Errorf("write magic: %w", err)
@@ -264,7 +269,7 @@ func (pw *UnvaluedPieceWriter) endPage(c *pageColumn) error {
 		return pw.err
 	}
 	start := len(c.chunk)
-	c.chunk = zstdAppend(c.chunk, raw)
+	c.chunk = pw.codec.appendPage(c.chunk, raw)
 	c.pages = append(c.pages, chunkPage{
 		start: start, end: len(c.chunk), values: int32(c.n), rawBytes: int32(len(raw)),
 		encoding: enc, stats: st, firstRow: c.rows,
@@ -309,7 +314,7 @@ func (pw *UnvaluedPieceWriter) flushRowGroup() error {
 // returns the bytes of its pages with their headers.
 func (pw *UnvaluedPieceWriter) writeChunk(rg *metadata.RowGroupMetaDataBuilder, c *pageColumn, ordinal int16) (int64, error) {
 	cc := rg.NextColumnChunk()
-	pager, err := file.NewPageWriter(pw.sink, compress.Codecs.Zstd, zstdLevel, cc, pw.rgs, ordinal, memory.DefaultAllocator, false, nil, nil)
+	pager, err := file.NewPageWriter(pw.sink, pw.codec.compression(), zstdLevel, cc, pw.rgs, ordinal, memory.DefaultAllocator, false, nil, nil)
 	if err != nil {
 		return 0, err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/census-cgt/census/coordinator"
 	"github.com/census-cgt/census/games/all"
 	"github.com/census-cgt/census/runstate"
+	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/store"
 	"github.com/census-cgt/census/worker"
 )
@@ -31,6 +32,10 @@ type coordinatorFlags struct {
 	shards, jobs                   int
 	quiet, keepData, noWait        bool
 	plain, positions, noSpaceCheck bool
+	// piecesCodec names the pieces table's codec; codec is it, checked
+	// (or the resumed run's).
+	piecesCodec string
+	codec       schema.Codec
 	// solve keeps the positions and runs the solve stage on the workers
 	// after the census; keep only keeps them.
 	solve, keep bool
@@ -69,6 +74,7 @@ positions are copied into the store for the workers.`,
 	fl.IntVar(&f.shards, "shards", 0, "shards per tier and per reduction (0 chooses from the tier sizes)")
 	registerJobs(fl, &f.jobs, 8, "jobs the workers run at once in all; automatic sharding makes at least twice as many shards for large tiers", "parallelism")
 	registerMemBudget(fl, &f.memBudget, "")
+	registerPiecesCodec(fl, &f.piecesCodec)
 	fl.BoolVar(&f.noWait, "no-wait", false, "exit with code 2 instead of waiting when another coordinator holds the run")
 	fl.BoolVar(&f.noSpaceCheck, "no-space-check", false, spaceCheckHelp)
 	fl.BoolVar(&f.quiet, "quiet", false, "print no progress")
@@ -172,6 +178,7 @@ func (r *clusterRun) plan(ctx context.Context, args []string) error {
 		}
 		r.game, r.board = plan.Game, plan.Board
 		f.start, f.shards, f.store, f.run, f.plain, f.positions, f.keep = plan.Start, plan.Shards, plan.Store, f.resume, plan.NoSymmetry, plan.Positions, plan.Keep
+		f.piecesCodec = plan.PiecesCodec
 	case f.resume == "" && len(args) == 2:
 		r.game, r.board = args[0], args[1]
 	default:
@@ -180,6 +187,9 @@ func (r *clusterRun) plan(ctx context.Context, args []string) error {
 	g, err := all.New(r.game, r.board, f.start)
 	if err != nil {
 		return usageError{err}
+	}
+	if f.codec, err = piecesCodec(f.piecesCodec); err != nil {
+		return err
 	}
 	if f.store == "" {
 		return usagef("--store: give the directory (shared by all workers) or s3://bucket/prefix where fragments live")
@@ -215,7 +225,7 @@ func (r *clusterRun) config(cm *coordinator.Metrics, prog *progress) coordinator
 		},
 		Store: r.st, StoreURL: r.url, Out: r.outDir, Version: version,
 		Log: newLogger(f.quiet), Progress: prog.update, KeepBlobs: f.keepData, Metrics: cm, NoSymmetry: f.plain, Positions: f.positions,
-		Keep: f.solve || f.keep, NoSpaceCheck: f.noSpaceCheck,
+		Keep: f.solve || f.keep, NoSpaceCheck: f.noSpaceCheck, PiecesCodec: f.codec,
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"os"
 
 	"github.com/spf13/pflag"
+
+	"github.com/census-cgt/census/schema"
 )
 
 // registerJobs registers --jobs, the number of jobs run at once, on every
@@ -32,6 +34,22 @@ const (
 // clause of the command's own, appended to memBudgetUsage.
 func registerMemBudget(fl *pflag.FlagSet, v *string, extra string) {
 	fl.StringVar(v, "mem-budget", "", memBudgetUsage+extra+memBudgetDefault)
+}
+
+// registerPiecesCodec adds --pieces-codec to fl, the same on census run
+// and census coordinator.
+func registerPiecesCodec(fl *pflag.FlagSet, v *string) {
+	fl.StringVar(v, "pieces-codec", string(schema.CodecZstd), "compression of the pieces table's pages: zstd (smallest files), snappy or lz4_raw (some 5% less CPU a run, 40-70% larger files; see README); part of the run's ID")
+}
+
+// piecesCodec is the codec --pieces-codec names, or a usage error naming
+// the value.
+func piecesCodec(name string) (schema.Codec, error) {
+	c, err := schema.ParseCodec(name)
+	if err != nil {
+		return "", usagef("--pieces-codec: %v", err)
+	}
+	return c, nil
 }
 
 // spaceCheckHelp describes --no-space-check, the same on census run and

@@ -85,6 +85,7 @@ func TestBadInput(t *testing.T) {
 		{"shards", []string{"run", "clobber", "2x2", "--shards", "-3"}, "--shards -3"},
 		{"values max size", []string{"run", "clobber", "2x2", "--values", "--max-size", "-1"}, "--max-size -1"},
 		{"mem budget", []string{"run", "clobber", "2x2", "--mem-budget", "lots"}, "lots"},
+		{"pieces codec", []string{"run", "clobber", "2x2", "--pieces-codec", "gzip"}, `"gzip"`},
 		{"missing board", []string{"run", "clobber"}, "BOARD"},
 		{"unknown flag", []string{"run", "clobber", "2x2", "--colour", "red"}, "--colour"},
 		{"positions value", []string{"run", "clobber", "2x2", "--positions=some"}, `"some"`},

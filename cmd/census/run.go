@@ -38,6 +38,9 @@ type runFlags struct {
 	json      bool
 	quiet     bool
 	memBudget string
+	// piecesCodec names the pieces table's codec; codec is it, checked.
+	piecesCodec string
+	codec       schema.Codec
 	// noSpaceCheck skips the free-space estimate before each stage.
 	noSpaceCheck bool
 	// values runs the values stage after the census (cmd/census/values.go).
@@ -98,6 +101,7 @@ writes every position, one directory per tier: positions/tier=NN/part-*.parquet.
 	fl.BoolVar(&f.quiet, "quiet", false, "print no progress")
 	fl.BoolVar(&f.noSpaceCheck, "no-space-check", false, spaceCheckHelp)
 	registerMemBudget(fl, &f.memBudget, "; its heap may grow to twice that (its soft memory limit) for the buffers it keeps between jobs")
+	registerPiecesCodec(fl, &f.piecesCodec)
 	fl.BoolVar(&f.values, "values", false, "then value every distinct live piece, as census values OUT/GAME-BOARD does (its working data in DATA/values; interrupted there, the same command runs the census again and resumes the values)")
 	addValuesFlags(fl.IntVar, &f.valuesOpts)
 	fl.BoolVar(&f.solve, "solve", false, "keep every tier's positions, then find the outcome class of every position, as census solve OUT/GAME-BOARD does (its working data in DATA/solve)")
@@ -178,6 +182,9 @@ func (r *censusRun) check(ctx context.Context) error {
 	if err := checkValuesFlags(f.valuesOpts); err != nil {
 		return err
 	}
+	if r.f.codec, err = piecesCodec(f.piecesCodec); err != nil {
+		return err
+	}
 	total, budget, err := memBudget(f.memBudget, f.jobs)
 	if err != nil {
 		return usageError{err}
@@ -251,7 +258,7 @@ func (r *censusRun) census(ctx context.Context) (res *coordinator.Result, solved
 	f := r.f
 	if f.solve {
 		cfg := coordinator.Config{Game: r.game, Board: r.board, Start: f.start, Run: f.run, Shards: f.shards,
-			NoSymmetry: f.plain, Positions: f.positions, Keep: true, Out: r.outDir}
+			NoSymmetry: f.plain, Positions: f.positions, Keep: true, Out: r.outDir, PiecesCodec: f.codec}
 		if m, ok := coordinator.KeptOutputs(cfg); ok {
 			return r.finished(m)
 		}
@@ -260,7 +267,7 @@ func (r *censusRun) census(ctx context.Context) (res *coordinator.Result, solved
 		Game: r.game, Board: r.board, Start: f.start, Run: f.run,
 		Out: r.outDir, Data: r.dataDir, Workers: f.jobs, Shards: f.shards, AckWait: ackWait(), RetryDelay: retryDelay(),
 		StoreURL: r.storeURL, OpenStore: openStore, KeepData: f.keepData, Metrics: r.metrics, NoSymmetry: f.plain, Positions: f.positions, Keep: f.solve || f.keep, NoSpaceCheck: f.noSpaceCheck,
-		MemBudget: r.budget, Version: version, Log: newLogger(f.quiet), Progress: r.prog.update,
+		MemBudget: r.budget, Version: version, Log: newLogger(f.quiet), Progress: r.prog.update, PiecesCodec: f.codec,
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {

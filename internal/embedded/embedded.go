@@ -18,6 +18,7 @@ import (
 
 	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/coordinator"
+	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/store"
 	"github.com/census-cgt/census/worker"
 )
@@ -55,6 +56,8 @@ type Options struct {
 	Positions bool
 	// Keep keeps every tier's positions for the solve stage.
 	Keep bool
+	// PiecesCodec compresses the pieces table's pages; zero is zstd.
+	PiecesCodec schema.Codec
 	// NoSpaceCheck skips the free-space estimate before each stage
 	// (coordinator.Config.NoSpaceCheck); otherwise Data and a directory
 	// store are checked.
@@ -151,7 +154,7 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		Game: o.Game, Board: o.Board, Start: o.Start, Run: o.Run,
 		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget, AckWait: o.AckWait,
 		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry, Positions: o.Positions, Keep: o.Keep,
-		Log: o.Log, Progress: o.Progress, Metrics: o.Metrics.coordinator(),
+		PiecesCodec: o.PiecesCodec, Log: o.Log, Progress: o.Progress, Metrics: o.Metrics.coordinator(),
 		SpaceDirs: []string{o.Data}, NoSpaceCheck: o.NoSpaceCheck, CompactMin: o.CompactMin,
 		// The coordinator shares the machine with the workers: small
 		// tiers cost it no more than them, without a barrier each.
