@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -236,6 +237,10 @@ type census struct {
 	space        *spaceBudget
 	pieces       *compactions
 	clock        stageClock
+	// placed holds the names of the pieces table parts this process
+	// checked and put in the outputs (Config.TablesToOut), which
+	// writeOutputs need not read again.
+	placed sync.Map
 
 	// The tier loop's state: the next tier's input fragments by shard,
 	// its shards and the moves per position of the tier before.
@@ -494,7 +499,7 @@ func (c *census) reduce(ctx context.Context) (jobs.PieceResult, jobs.ClassResult
 	}
 	exec := c.executor(c.cfg.Shards == 0 && records < pieceInProcessScale*c.cfg.InProcessBelow*uint64(c.reduceShards))
 	c.cfg.Log.Debug("piece reduction", "records", records, "shards", c.reduceShards, "in_coordinator", exec != c.cfg.Exec)
-	return reduce(ctx, c.cfg, exec, c.spec, c.reduceShards, blobs, room, &c.clock, func() {
+	return reduce(ctx, c.cfg, exec, c.spec, c.reduceShards, blobs, room, &c.clock, &c.placed, func() {
 		c.tr.status.Stages = c.clock.stages()
 		c.tr.stage(runstate.StageClasses, len(c.tiers), c.total.Positions)
 	})
@@ -504,7 +509,7 @@ func (c *census) reduce(ctx context.Context) (jobs.PieceResult, jobs.ClassResult
 // summary before summary.json is written.
 func (c *census) writeOutputs(ctx context.Context, res *Result) error {
 	return c.clock.outputs(func(done func()) error {
-		return writeOutputs(ctx, c.cfg.Store, res, c.cfg.Run, c.cfg.Version, c.cfg.Out, func() {
+		return writeOutputs(ctx, c.cfg.Store, res, c.cfg.Run, c.cfg.Version, c.cfg.Out, &c.placed, func() {
 			done()
 			res.Summary.Stages = c.clock.stages()
 		})
@@ -513,8 +518,10 @@ func (c *census) writeOutputs(ctx context.Context, res *Result) error {
 
 // reduce runs the piece jobs, once room accepts their batch, then, after
 // telling classesBegin, the class jobs, and adds up what they counted and
-// what they cost into clock.
-func reduce(ctx context.Context, cfg Config, exec Executor, spec jobs.Spec, reduceShards int, pieceBlobs []jobs.Blob, room func([]jobs.Job) error, clock *stageClock, classesBegin func()) (jobs.PieceResult, jobs.ClassResult, []jobs.Blob, error) {
+// what they cost into clock. With cfg.TablesToOut it puts each pieces
+// table part in the outputs as its job finishes, and adds its name to
+// placed.
+func reduce(ctx context.Context, cfg Config, exec Executor, spec jobs.Spec, reduceShards int, pieceBlobs []jobs.Blob, room func([]jobs.Job) error, clock *stageClock, placed *sync.Map, classesBegin func()) (jobs.PieceResult, jobs.ClassResult, []jobs.Blob, error) {
 	var pieces jobs.PieceResult
 	var classes jobs.ClassResult
 	byBucket := make([][]jobs.Blob, reduceShards)
@@ -546,6 +553,7 @@ func reduce(ctx context.Context, cfg Config, exec Executor, spec jobs.Spec, redu
 		if err := placeTable(ctx, cfg.Store, *r.Piece.Table, cfg.Out, true); err != nil {
 			return err
 		}
+		placed.Store(r.Piece.Table.Name, true)
 		cfg.deleteBlobs(ctx, "a pieces table part in the outputs", r.Piece.Table.Name)
 		return nil
 	}))

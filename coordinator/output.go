@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/census-cgt/census/jobs"
 	"github.com/census-cgt/census/schema"
@@ -29,13 +30,16 @@ func OutputDir(out, game, board string) string {
 // and positions are removed too, so that no part of another run is left
 // beside this one's.
 func WriteOutputs(ctx context.Context, st store.Store, res *Result, run, version, dir string) error {
-	return writeOutputs(ctx, st, res, run, version, dir, func() {})
+	return writeOutputs(ctx, st, res, run, version, dir, nil, func() {})
 }
 
 // writeOutputs is WriteOutputs, calling tables once every table but
 // summary.json and run.json is written, so that the time the tables took
-// can go into summary.json.
-func writeOutputs(ctx context.Context, st store.Store, res *Result, run, version, dir string, tables func()) error {
+// can go into summary.json. The pieces table parts named in placed (when
+// not nil) were checked and put in dir by this process (reduce), and are
+// not read again: the parts of a run resumed, placed by a process before,
+// are (placeTable).
+func writeOutputs(ctx context.Context, st store.Store, res *Result, run, version, dir string, placed *sync.Map, tables func()) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create output directory: %w", err)
 	}
@@ -47,10 +51,15 @@ func writeOutputs(ctx context.Context, st store.Store, res *Result, run, version
 	// now; any other part is of another run.
 	keep := map[string]bool{}
 	for _, t := range res.Tables {
+		keep[schema.PartName(t.Bucket)] = true
+		if placed != nil {
+			if _, ok := placed.Load(t.Name); ok {
+				continue
+			}
+		}
 		if err := placeTable(ctx, st, t, dir, false); err != nil {
 			return err
 		}
-		keep[schema.PartName(t.Bucket)] = true
 	}
 	piecesDir := filepath.Join(dir, schema.PiecesDir)
 	entries, err := os.ReadDir(piecesDir)
