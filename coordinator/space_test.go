@@ -119,3 +119,28 @@ func TestProjection(t *testing.T) {
 		t.Errorf("clobber 4x6 has no projection: %v", err)
 	}
 }
+
+// TestShardsWholeWaves checks that a tier split for parallelism gets the
+// largest multiple of the jobs run at once not above what its size asks
+// for (and at least twice that many), and that a small tier stays in one
+// shard and --shards is taken as it is.
+func TestShardsWholeWaves(t *testing.T) {
+	const budget = 64 << 20
+	per := jobs.ShardPositions(budget)
+	for _, p := range []int{1, 2, 3, 8} {
+		cfg := Config{Parallelism: p, MemBudget: budget}
+		for _, est := range []uint64{minShardPositions, per, 7*per - 1, 7 * per, 7*per + 1, 11 * per, 17*per + 5, 1000 * per} {
+			n := cfg.shards(est)
+			least := int((est + per - 1) / per)
+			if want := max(least, 2*p); n%p != 0 || n > want || n <= want-p {
+				t.Errorf("parallelism %d, %d positions (%d shards' worth): %d shards, want the largest multiple of %d up to %d", p, est, least, n, p, want)
+			}
+		}
+		if n := cfg.shards(minShardPositions - 1); n != 1 {
+			t.Errorf("parallelism %d, a small tier: %d shards, want 1", p, n)
+		}
+	}
+	if n := (&Config{Parallelism: 2, MemBudget: budget, Shards: 7}).shards(100 * per); n != 7 {
+		t.Errorf("--shards 7: %d shards", n)
+	}
+}
