@@ -118,14 +118,17 @@ func (c *compactions) done(ctx context.Context, cfg Config, t int, tiers, compac
 // replaced. A blob left behind by a failed delete is only wasted space:
 // nothing reads it again, and the run's prefix is deleted at its end.
 func (c *compactions) delete(ctx context.Context, cfg Config, t int) {
-	if c.runsTier >= 0 {
-		if err := cfg.Store.DeletePrefix(ctx, jobs.CompactPrefix(c.spec.Run, c.runsTier)); err != nil {
-			cfg.Log.Warn("delete compacted piece runs", "tier", c.runsTier, "err", err)
+	runsTier, freshFrom := c.runsTier, c.freshFrom
+	cfg.deletes.do(func() {
+		if runsTier >= 0 {
+			if err := cfg.Store.DeletePrefix(ctx, jobs.CompactPrefix(c.spec.Run, runsTier)); err != nil {
+				cfg.Log.Warn("delete compacted piece runs", "tier", runsTier, "err", err)
+			}
 		}
-	}
-	for tier := c.freshFrom; tier < t; tier++ {
-		if err := cfg.Store.DeletePrefix(ctx, jobs.PieceTierPrefix(c.spec.Run, tier)); err != nil {
-			cfg.Log.Warn("delete compacted piece fragments", "tier", tier, "err", err)
+		for tier := freshFrom; tier < t; tier++ {
+			if err := cfg.Store.DeletePrefix(ctx, jobs.PieceTierPrefix(c.spec.Run, tier)); err != nil {
+				cfg.Log.Warn("delete compacted piece fragments", "tier", tier, "err", err)
+			}
 		}
-	}
+	})
 }

@@ -64,6 +64,9 @@ type Config struct {
 	Version string
 	// KeepBlobs keeps the run's fragments in the store after it finishes.
 	KeepBlobs bool
+	// deletes runs a census's deletes in the background; nil deletes at
+	// once.
+	deletes *deleter
 	// Metrics, when set, show the run's progress.
 	Metrics *Metrics
 	// NoSymmetry stores every position instead of one per orbit of the
@@ -191,6 +194,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions, Keep: plan.Keep, PiecesCodec: plan.PiecesCodec}
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
+	cfg.deletes = newDeleter()
+	defer cfg.deletes.wait()
 	tr := newTracker(ctx, cfg, st, g.MaxTier(), cfg.Metrics.forRun(cfg.Run, g.Name(), g.Board().String(), g.MaxTier(), cfg.Keep))
 	tr.stop = stop
 	if n, ok := cfg.Exec.(*NATS); ok {
@@ -214,6 +219,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if cause := context.Cause(ctx); err != nil && errors.Is(cause, broker.ErrStoreFull) {
 		err = cause
 	}
+	cfg.deletes.wait()
 	if err == nil && !cfg.KeepBlobs {
 		if derr := cfg.Store.DeletePrefix(ctx, jobs.RunPrefix(cfg.Run)); derr != nil {
 			cfg.Log.Warn("delete the run's fragments", "err", derr)
@@ -446,9 +452,11 @@ func (c *census) tierDone(ctx context.Context, t, nextShards int, incoming uint6
 	// forget deleted them as their last readers finished; this sweeps
 	// what a failed delete, or a job's own leftovers, left under it.
 	if !c.cfg.KeepBlobs {
-		if err := c.cfg.Store.DeletePrefix(ctx, jobs.TierPrefix(c.cfg.Run, t)); err != nil {
-			c.cfg.Log.Warn("delete the fragments of a finished tier", "tier", t, "err", err)
-		}
+		c.cfg.deletes.do(func() {
+			if err := c.cfg.Store.DeletePrefix(ctx, jobs.TierPrefix(c.cfg.Run, t)); err != nil {
+				c.cfg.Log.Warn("delete the fragments of a finished tier", "tier", t, "err", err)
+			}
+		})
 	}
 	c.inputs, c.shards = next, nextShards
 	// What the store holds now: the next tier's inputs, every piece
@@ -474,9 +482,17 @@ func (c *census) executor(small bool) Executor {
 }
 
 // checkRoom runs check before a batch that no earlier start of the run
-// has begun.
+// has begun. A check that finds too little room while deletes are still
+// running is made again once they are done: they may free what it lacks.
 func (c *census) checkRoom(ctx context.Context, batch []jobs.Job, check func() error) error {
-	return checkRoom(ctx, c.st, c.resumed, c.space, batch, check)
+	return checkRoom(ctx, c.st, c.resumed, c.space, batch, func() error {
+		err := check()
+		if errors.Is(err, ErrNoSpace) && c.cfg.deletes.pending() {
+			c.cfg.deletes.wait()
+			err = check()
+		}
+		return err
+	})
 }
 
 // reduce runs the piece reduction, then the class reduction.
@@ -645,9 +661,11 @@ func (cfg *Config) deleteBlobs(ctx context.Context, what string, names ...string
 	if cfg.KeepBlobs || len(names) == 0 {
 		return
 	}
-	if err := cfg.Store.Delete(ctx, names...); err != nil {
-		cfg.Log.Warn("delete "+what, "err", err)
-	}
+	cfg.deletes.do(func() {
+		if err := cfg.Store.Delete(ctx, names...); err != nil {
+			cfg.Log.Warn("delete "+what, "err", err)
+		}
+	})
 }
 
 // reduceShardsFor is the number of reduce shards of a run on a board of

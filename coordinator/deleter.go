@@ -1,0 +1,89 @@
+package coordinator
+
+import "sync"
+
+// deleter runs a census's deletes of blobs that no job reads again in the
+// background, one at a time in the order they were asked for, so that the
+// coordinator does not wait for them between one batch and the next. A
+// tier's input blobs are read by every job of the tier, so they are all
+// deleted as its last job finishes, just before the next tier's batch is
+// published: on Clobber 5x5 that is up to 2.5 s a tier with both cores
+// idle (a file system that discards freed blocks takes about 0.4 s a GB),
+// 30 s of the run's wall in all.
+//
+// What is asked for is done before the census ends (wait), and before a
+// space check that would fail without it (census.checkRoom). A delete
+// that fails only leaves wasted space, as before: the run's prefix goes
+// at its end. The zero deleter and a nil one delete at once.
+type deleter struct {
+	mu      sync.Mutex
+	queue   []func()
+	running bool
+	// idle is closed when the goroutine that runs the queue finds it
+	// empty and ends.
+	idle chan struct{}
+	// async is false for the zero deleter, which runs each delete at once.
+	async bool
+}
+
+func newDeleter() *deleter { return &deleter{async: true} }
+
+// do runs del, in the background unless d deletes at once.
+func (d *deleter) do(del func()) {
+	if d == nil || !d.async {
+		del()
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.queue = append(d.queue, del)
+	if !d.running {
+		d.running = true
+		d.idle = make(chan struct{})
+		go d.loop(d.idle)
+	}
+}
+
+func (d *deleter) loop(idle chan struct{}) {
+	for {
+		d.mu.Lock()
+		if len(d.queue) == 0 {
+			d.running = false
+			d.mu.Unlock()
+			close(idle)
+			return
+		}
+		del := d.queue[0]
+		d.queue[0] = nil
+		d.queue = d.queue[1:]
+		d.mu.Unlock()
+		del()
+	}
+}
+
+// pending reports whether a delete asked for is not done yet.
+func (d *deleter) pending() bool {
+	if d == nil {
+		return false
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.running
+}
+
+// wait returns once every delete asked for, before or while it waits, is
+// done.
+func (d *deleter) wait() {
+	if d == nil {
+		return
+	}
+	for {
+		d.mu.Lock()
+		running, idle := d.running, d.idle
+		d.mu.Unlock()
+		if !running {
+			return
+		}
+		<-idle
+	}
+}
