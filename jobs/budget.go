@@ -113,15 +113,19 @@ func classBudget() classShares { return classShares{ReadBuffers: sixtyFourths} }
 
 func (s classShares) sum() share { return s.ReadBuffers }
 
-// compactShares split a compaction's budget: it only merges, and writes
-// as it merges.
+// compactShares split a compaction's budget: it merges, and holds what it
+// writes in memory until it knows the count its fragment's header needs.
 type compactShares struct {
+	// ReadBuffers are the read buffers of the fragments and runs merged.
 	ReadBuffers share
+	// Output holds the encoded records of one kind; a compaction whose
+	// records outgrow it merges them twice instead (runCompact).
+	Output share
 }
 
-func compactBudget() compactShares { return compactShares{ReadBuffers: sixtyFourths} }
+func compactBudget() compactShares { return compactShares{ReadBuffers: 16, Output: 48} }
 
-func (s compactShares) sum() share { return s.ReadBuffers }
+func (s compactShares) sum() share { return s.ReadBuffers + s.Output }
 
 // ShardPositions is how many positions a tier shard should hold for a job
 // of budget bytes: as many keys as the whole budget holds. The coordinator

@@ -1,8 +1,10 @@
 package jobs
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/census-cgt/census/store"
 )
@@ -47,11 +49,20 @@ func (j *CompactJob) validate() error {
 	return nil
 }
 
-// runCompact merges each kind of the job's inputs twice: once to count the
-// distinct records (a fragment's header holds its count) and once to
-// write them, so that its memory is the read buffers alone, however many
-// records the bucket holds.
+// runCompact merges each kind of the job's inputs and writes the distinct
+// records as one fragment, whose header holds their count. The records
+// are encoded into memory as they are merged, and written once the count
+// is known: one merge. A kind whose records outgrow the budget's Output
+// share is merged twice instead, once to count and once to write, so
+// that the job's memory stays the read buffers and that share however
+// many records the bucket holds. Both ways write the same bytes.
 func runCompact(ctx context.Context, st store.Store, j *CompactJob, opts Options) (*CompactResult, error) {
+	return compactHolding(ctx, st, j, opts, compactBudget().Output.of(j.budget()))
+}
+
+// compactHolding is runCompact holding at most output bytes of a kind's
+// records in memory.
+func compactHolding(ctx context.Context, st store.Store, j *CompactJob, opts Options, output int64) (*CompactResult, error) {
 	if err := j.validate(); err != nil {
 		return nil, err
 	}
@@ -82,11 +93,12 @@ func runCompact(ctx context.Context, st store.Store, j *CompactJob, opts Options
 		return ctx.Err()
 	}
 	// merge merges the inputs of kind k and writes the distinct records to
-	// fw, or only counts them when fw is nil.
-	merge := func(k Kind, fw *fragWriter) (n uint64, err error) {
+	// fw, unless hold is set and has run out of room; it returns how many
+	// there are.
+	merge := func(k Kind, fw *fragWriter, hold *payload) (n uint64, err error) {
 		if k == KindPieces {
 			err = mergePieces(ctx, st, j.Inputs, g, reads, func(r PieceRecord) error {
-				if fw != nil {
+				if hold == nil || hold.room() {
 					fw.pieceRecord(r)
 				}
 				n++
@@ -95,7 +107,7 @@ func runCompact(ctx context.Context, st store.Store, j *CompactJob, opts Options
 			return n, err
 		}
 		err = mergeUnique(ctx, st, j.Inputs, k, g, reads, func(key uint64) error {
-			if fw != nil {
+			if hold == nil || hold.room() {
 				fw.key(key)
 			}
 			n++
@@ -103,8 +115,16 @@ func runCompact(ctx context.Context, st store.Store, j *CompactJob, opts Options
 		})
 		return n, err
 	}
+	out := &payload{limit: output}
+	defer out.release()
 	for _, k := range []Kind{KindDeadFree, KindInPlace, KindPieces} {
-		n, err := merge(k, nil)
+		out.reset()
+		pw := newPayloadWriter(out)
+		n, err := merge(k, pw, out)
+		if err == nil {
+			err = pw.flush()
+		}
+		pw.release()
 		if err != nil {
 			return nil, err
 		}
@@ -114,8 +134,17 @@ func runCompact(ctx context.Context, st store.Store, j *CompactJob, opts Options
 		h := j.header(g, k, j.Tier)
 		h.Count = n
 		err = add(writeFragmentErr(bw, h, func(fw *fragWriter) error {
-			_, err := merge(k, fw)
-			return err
+			if out.room() {
+				for _, c := range out.chunks {
+					fw.raw(c)
+				}
+				return nil
+			}
+			// The records outgrew the output share: merge them again.
+			if m, err := merge(k, fw, nil); err != nil || m != n {
+				return cmp.Or(err, fmt.Errorf("compaction of bucket %d: %d %s records, then %d", j.Bucket, n, k, m))
+			}
+			return nil
 		}))
 		if err != nil {
 			return nil, err
@@ -129,3 +158,52 @@ func runCompact(ctx context.Context, st store.Store, j *CompactJob, opts Options
 	}
 	return res, nil
 }
+
+// payload holds the encoded records of a fragment in memory, in chunks,
+// while they take at most limit bytes; past that it only counts them.
+type payload struct {
+	chunks [][]byte
+	size   int64
+	limit  int64
+}
+
+// payloadChunk is the size of a payload's chunks.
+const payloadChunk = 1 << 20
+
+// payloadChunks keeps the chunks of the payloads done with.
+var payloadChunks = sync.Pool{New: func() any { b := make([]byte, 0, payloadChunk); return &b }}
+
+func (p *payload) Write(b []byte) (int, error) {
+	p.size += int64(len(b))
+	if !p.room() {
+		p.drop() // what it holds is of no use now
+		return len(b), nil
+	}
+	for rest := b; len(rest) > 0; {
+		if len(p.chunks) == 0 || len(p.chunks[len(p.chunks)-1]) == payloadChunk {
+			p.chunks = append(p.chunks, (*payloadChunks.Get().(*[]byte))[:0])
+		}
+		c := &p.chunks[len(p.chunks)-1]
+		n := copy((*c)[len(*c):payloadChunk], rest)
+		*c, rest = (*c)[:len(*c)+n], rest[n:]
+	}
+	return len(b), nil
+}
+
+// room reports whether the payload still holds every byte written to it.
+func (p *payload) room() bool { return p.size <= p.limit }
+
+// drop gives the payload's chunks back.
+func (p *payload) drop() {
+	for i, c := range p.chunks {
+		payloadChunks.Put(&c)
+		p.chunks[i] = nil
+	}
+	p.chunks = p.chunks[:0]
+}
+
+// reset empties the payload for the next fragment.
+func (p *payload) reset() { p.drop(); p.size = 0 }
+
+// release gives the payload's chunks back once the job is done.
+func (p *payload) release() { p.drop() }

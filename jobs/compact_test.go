@@ -96,6 +96,20 @@ func TestCompact(t *testing.T) {
 					t.Errorf("bucket %d: the runs read differently from the fragments", b)
 				}
 				bytesOnce := readStore(t, st, once[0].Name)
+				// Records that outgrow the memory a compaction may hold are
+				// merged twice: the same runs, the same bytes.
+				for _, output := range []int64{0, 64} {
+					res, err := compactHolding(context.Background(), st, &CompactJob{Spec: spec, Tier: last, Bucket: b, Inputs: all}, Options{}, output)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !reflect.DeepEqual(res.Outputs, once) {
+						t.Errorf("bucket %d: holding %d bytes, the compaction names other runs:\n%+v\n%+v", b, output, res.Outputs, once)
+					}
+					if got := readStore(t, st, res.Outputs[0].Name); !bytes.Equal(got, bytesOnce) {
+						t.Errorf("bucket %d: holding %d bytes, the compaction wrote other bytes", b, output)
+					}
+				}
 				// Two steps: the first tiers, then their run with the rest.
 				early := compact(t, st, spec, half-1, b, first)
 				twice := compact(t, st, spec, last, b, append(early, rest...))

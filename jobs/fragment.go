@@ -161,6 +161,32 @@ func newFragWriter(w io.Writer, h Header) *fragWriter {
 	return fw
 }
 
+// newPayloadWriter encodes records as a fragWriter does, to w, with no
+// header: the payload of a fragment whose count is not known until its
+// records are written (runCompact), for raw to copy into the fragment.
+// flush writes what it holds to w.
+func newPayloadWriter(w io.Writer) *fragWriter {
+	fw := fragWriters.Get().(*fragWriter)
+	fw.w.Reset(w)
+	*fw = fragWriter{w: fw.w, buf: fw.buf[:0]}
+	return fw
+}
+
+// flush writes what a payload writer holds to its writer.
+func (fw *fragWriter) flush() error {
+	fw.flushBuf()
+	return fw.w.Flush()
+}
+
+// raw writes payload bytes that a payload writer encoded: the records of
+// this fragment, encoded from its start.
+func (fw *fragWriter) raw(b []byte) {
+	fw.flushBuf()
+	fw.crc = crc32.Update(fw.crc, castagnoli, b)
+	fw.w.Write(b)
+	fw.n += int64(len(b))
+}
+
 func (fw *fragWriter) uvarint(v uint64) {
 	fw.buf = binary.AppendUvarint(fw.buf, v)
 	if len(fw.buf) >= fragFlush {
