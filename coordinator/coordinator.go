@@ -194,7 +194,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions, Keep: plan.Keep, PiecesCodec: plan.PiecesCodec}
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	cfg.deletes = newDeleter()
+	cfg.deletes = &deleter{}
 	defer cfg.deletes.wait()
 	tr := newTracker(ctx, cfg, st, g.MaxTier(), cfg.Metrics.forRun(cfg.Run, g.Name(), g.Board().String(), g.MaxTier(), cfg.Keep))
 	tr.stop = stop

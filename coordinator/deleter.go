@@ -14,7 +14,7 @@ import "sync"
 // What is asked for is done before the census ends (wait), and before a
 // space check that would fail without it (census.checkRoom). A delete
 // that fails only leaves wasted space, as before: the run's prefix goes
-// at its end. The zero deleter and a nil one delete at once.
+// at its end. A nil deleter deletes at once.
 type deleter struct {
 	mu      sync.Mutex
 	queue   []func()
@@ -22,15 +22,11 @@ type deleter struct {
 	// idle is closed when the goroutine that runs the queue finds it
 	// empty and ends.
 	idle chan struct{}
-	// async is false for the zero deleter, which runs each delete at once.
-	async bool
 }
 
-func newDeleter() *deleter { return &deleter{async: true} }
-
-// do runs del, in the background unless d deletes at once.
+// do runs del in the background, or at once when d is nil.
 func (d *deleter) do(del func()) {
-	if d == nil || !d.async {
+	if d == nil {
 		del()
 		return
 	}

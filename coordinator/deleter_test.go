@@ -13,7 +13,7 @@ import (
 // A census's deletes run behind the coordinator, in the order asked for,
 // and wait returns once they are all done.
 func TestDeleterInBackground(t *testing.T) {
-	d := newDeleter()
+	d := &deleter{}
 	release := make(chan struct{})
 	var mu sync.Mutex
 	var order []int
@@ -82,7 +82,7 @@ func TestCheckRoomWaitsForDeletes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var free atomic.Uint64
 			free.Store(10)
-			c := &census{cfg: Config{deletes: newDeleter()}, space: &spaceBudget{dirs: []string{"store"},
+			c := &census{cfg: Config{deletes: &deleter{}}, space: &spaceBudget{dirs: []string{"store"},
 				free: func(string) (uint64, bool, error) { return free.Load(), true, nil }}}
 			c.cfg.deletes.do(func() {
 				time.Sleep(50 * time.Millisecond)

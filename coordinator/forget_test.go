@@ -57,6 +57,8 @@ func (x *inspecting) Execute(ctx context.Context, batch []jobs.Job, done func(in
 	x.batch, x.finished = batch, make([]bool, len(batch))
 	x.mu.Unlock()
 	return x.inner.Execute(ctx, batch, func(i int, r jobs.Result) error {
+		// Done before done is called: the deletes it asks for may run
+		// at once, and watchedStore must not take them for early ones.
 		x.mu.Lock()
 		x.finished[i] = true
 		x.mu.Unlock()

@@ -116,7 +116,7 @@ func compactHolding(ctx context.Context, st store.Store, j *CompactJob, opts Opt
 		return n, err
 	}
 	out := &payload{limit: output}
-	defer out.release()
+	defer out.drop()
 	for _, k := range []Kind{KindDeadFree, KindInPlace, KindPieces} {
 		out.reset()
 		pw := newPayloadWriter(out)
@@ -204,6 +204,3 @@ func (p *payload) drop() {
 
 // reset empties the payload for the next fragment.
 func (p *payload) reset() { p.drop(); p.size = 0 }
-
-// release gives the payload's chunks back once the job is done.
-func (p *payload) release() { p.drop() }

@@ -149,9 +149,7 @@ var fragWriters = sync.Pool{New: func() any {
 // newFragWriter starts a fragment of h on w; release gives its buffers
 // back once it is closed.
 func newFragWriter(w io.Writer, h Header) *fragWriter {
-	fw := fragWriters.Get().(*fragWriter)
-	fw.w.Reset(w)
-	*fw = fragWriter{w: fw.w, buf: fw.buf[:0]}
+	fw := newPayloadWriter(w)
 	hdr := []byte(fragMagic)
 	hdr = append(hdr, fragVersion, byte(h.Kind), byte(h.Rows), byte(h.Cols), byte(len(h.Game)))
 	hdr = append(hdr, h.Game...)
