@@ -192,6 +192,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Store: plan.Store,
 		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions, Keep: plan.Keep, PiecesCodec: plan.PiecesCodec}
+	asked := ctx
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	cfg.deletes = &deleter{}
@@ -203,8 +204,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		n.Fresh = !resumed
 	}
 	c := &census{cfg: cfg, g: g, spec: spec, st: st, resumed: resumed, reduceShards: plan.ReduceShards, tr: tr,
-		space: newSpaceBudget(cfg.spaceDirs()), pieces: newCompactions(spec, plan.ReduceShards, plan.CompactMin)}
+		space: newSpaceBudget(cfg.spaceDirs()), pieces: newCompactions(spec, plan.ReduceShards, plan.CompactMin),
+		later: &unrecorded{st: cfg.Store, state: st, deletes: cfg.deletes}}
 	res, err := c.run(ctx)
+	err = c.record(asked, err)
 	if err == nil {
 		tr.status.Stages = c.clock.stages()
 		tr.stage(runstate.StageOutputs, res.Summary.Tiers, res.Summary.Positions)
@@ -259,7 +262,37 @@ type census struct {
 	// kept: the blobs of each tier's kept positions, when the run
 	// keeps them for a solve.
 	kept []KeptTier
+	// later holds the jobs the coordinator ran itself until their
+	// done-records are stored.
+	later *unrecorded
 }
+
+// record ends the census's run of its tiers and reductions, which ended
+// with err, by storing the done-records of the jobs the coordinator ran
+// itself that wait for them: the outputs come after, and a run stopped
+// (asked, the context Run was given, is done) keeps the jobs it finished.
+// After any other error it forgets them, and the deletes they held: the
+// run's bucket may be another coordinator's by then, which would run them
+// again from their inputs.
+func (c *census) record(asked context.Context, err error) error {
+	switch {
+	case err == nil:
+		return c.later.flush(asked)
+	case asked.Err() != nil:
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(asked), recordTimeout)
+		defer cancel()
+		if ferr := c.later.flush(ctx); ferr != nil {
+			c.cfg.Log.Warn("record the jobs done in the coordinator before the stop; a resumed run runs them again", "err", ferr)
+			c.later.drop()
+		}
+	default:
+		c.later.drop()
+	}
+	return err
+}
+
+// recordTimeout bounds a stopped run's flush of its unrecorded jobs.
+const recordTimeout = 10 * time.Second
 
 // run runs the tiers and the reductions and returns the run's result.
 func (c *census) run(ctx context.Context) (*Result, error) {
@@ -353,7 +386,10 @@ func (c *census) tier(ctx context.Context, t int) (bool, error) {
 		return false, err
 	}
 	// Shards the user set are theirs to spread over the workers.
-	exec := c.executor(len(compact) == 0 && (c.cfg.Shards == 0 || c.shards == 1) && incoming < c.cfg.InProcessBelow*uint64(c.shards))
+	exec, err := c.executor(ctx, len(compact) == 0 && (c.cfg.Shards == 0 || c.shards == 1) && incoming < c.cfg.InProcessBelow*uint64(c.shards))
+	if err != nil {
+		return false, err
+	}
 	began := time.Now()
 	var compacted time.Time
 	results, err := exec.Execute(ctx, batch, c.cfg.forget(ctx, batch, func(r jobs.Result) error {
@@ -473,12 +509,14 @@ func (c *census) tierDone(ctx context.Context, t, nextShards int, incoming uint6
 }
 
 // executor is the executor of a batch: the coordinator itself for a
-// small one (see inProcess), else the workers.
-func (c *census) executor(small bool) Executor {
+// small one (see inProcess), else the workers, once the jobs the
+// coordinator ran are recorded.
+func (c *census) executor(ctx context.Context, small bool) (Executor, error) {
 	if !small {
-		return c.cfg.Exec
+		return c.cfg.Exec, c.later.flush(ctx)
 	}
-	return &inProcess{st: c.cfg.Store, run: c.cfg.Run, state: c.st, resumed: c.resumed, log: c.cfg.Log, workers: c.cfg.Exec, parallel: c.cfg.Parallelism}
+	return &inProcess{st: c.cfg.Store, run: c.cfg.Run, state: c.st, resumed: c.resumed, log: c.cfg.Log, workers: c.cfg.Exec,
+		parallel: c.cfg.Parallelism, later: c.later}, nil
 }
 
 // checkRoom runs check before a batch that no earlier start of the run
@@ -487,9 +525,14 @@ func (c *census) executor(small bool) Executor {
 func (c *census) checkRoom(ctx context.Context, batch []jobs.Job, check func() error) error {
 	return checkRoom(ctx, c.st, c.resumed, c.space, batch, func() error {
 		err := check()
-		if errors.Is(err, ErrNoSpace) && c.cfg.deletes.pending() {
-			c.cfg.deletes.wait()
-			err = check()
+		if errors.Is(err, ErrNoSpace) {
+			if ferr := c.later.flush(ctx); ferr != nil {
+				return ferr
+			}
+			if c.cfg.deletes.pending() {
+				c.cfg.deletes.wait()
+				err = check()
+			}
 		}
 		return err
 	})
@@ -513,7 +556,10 @@ func (c *census) reduce(ctx context.Context) (jobs.PieceResult, jobs.ClassResult
 	for _, b := range blobs {
 		records += b.Count
 	}
-	exec := c.executor(c.cfg.Shards == 0 && records < pieceInProcessScale*c.cfg.InProcessBelow*uint64(c.reduceShards))
+	exec, err := c.executor(ctx, c.cfg.Shards == 0 && records < pieceInProcessScale*c.cfg.InProcessBelow*uint64(c.reduceShards))
+	if err != nil {
+		return jobs.PieceResult{}, jobs.ClassResult{}, nil, err
+	}
 	c.cfg.Log.Debug("piece reduction", "records", records, "shards", c.reduceShards, "in_coordinator", exec != c.cfg.Exec)
 	return reduce(ctx, c.cfg, exec, c.spec, c.reduceShards, blobs, room, &c.clock, &c.placed, func() {
 		c.tr.status.Stages = c.clock.stages()
@@ -559,12 +605,18 @@ func reduce(ctx context.Context, cfg Config, exec Executor, spec jobs.Spec, redu
 	}
 	began := time.Now()
 	ran := func() int { return 0 }
+	var later *unrecorded
 	if x, ok := exec.(*inProcess); ok {
 		ran = func() int { n := x.ran; x.ran = 0; return n }
+		later = x.later
 	}
 	results, err := exec.Execute(ctx, batch, cfg.forget(ctx, batch, func(r jobs.Result) error {
 		if !cfg.TablesToOut || r.Piece == nil || r.Piece.Table == nil {
 			return nil
+		}
+		// A part goes to the outputs synced, its job recorded.
+		if err := later.flush(ctx); err != nil {
+			return err
 		}
 		if err := placeTable(ctx, cfg.Store, *r.Piece.Table, cfg.Out, true); err != nil {
 			return err

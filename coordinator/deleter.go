@@ -15,10 +15,16 @@ import "sync"
 // space check that would fail without it (census.checkRoom). A delete
 // that fails only leaves wasted space, as before: the run's prefix goes
 // at its end. A nil deleter deletes at once.
+//
+// The deletes of the inputs of jobs the coordinator ran itself wait for
+// those jobs' done-records (see unrecorded): hold keeps what is asked for
+// from running until release, or for good after drop.
 type deleter struct {
 	mu      sync.Mutex
 	queue   []func()
 	running bool
+	holding bool
+	held    []func()
 	// idle is closed when the goroutine that runs the queue finds it
 	// empty and ends.
 	idle chan struct{}
@@ -32,12 +38,48 @@ func (d *deleter) do(del func()) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.holding {
+		d.held = append(d.held, del)
+		return
+	}
 	d.queue = append(d.queue, del)
-	if !d.running {
+	d.start()
+}
+
+// start runs the queue unless it runs already; d.mu is held.
+func (d *deleter) start() {
+	if !d.running && len(d.queue) > 0 {
 		d.running = true
 		d.idle = make(chan struct{})
 		go d.loop(d.idle)
 	}
+}
+
+// hold keeps the deletes asked for from now on from running, until
+// release or drop.
+func (d *deleter) hold() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.holding = true
+}
+
+// release runs the deletes held, after those asked for before them, and
+// ends the hold.
+func (d *deleter) release() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.queue = append(d.queue, d.held...)
+	d.held, d.holding = nil, false
+	d.start()
+}
+
+// drop forgets the deletes held and ends the hold: what they would have
+// deleted stays in the store, wasted space that goes with the run's
+// prefix at its end.
+func (d *deleter) drop() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.held, d.holding = nil, false
 }
 
 func (d *deleter) loop(idle chan struct{}) {
@@ -68,7 +110,7 @@ func (d *deleter) pending() bool {
 }
 
 // wait returns once every delete asked for, before or while it waits, is
-// done.
+// done, but for those held.
 func (d *deleter) wait() {
 	if d == nil {
 		return

@@ -71,6 +71,46 @@ func TestDeleterInBackground(t *testing.T) {
 	}
 }
 
+// Deletes asked for during a hold wait for release, and then run after
+// those asked for before; a drop forgets them.
+func TestDeleterHolds(t *testing.T) {
+	d := &deleter{}
+	var mu sync.Mutex
+	var order []int
+	add := func(k int) func() {
+		return func() {
+			mu.Lock()
+			order = append(order, k)
+			mu.Unlock()
+		}
+	}
+	gate := make(chan struct{})
+	d.do(func() { <-gate })
+	d.do(add(1))
+	d.hold()
+	d.do(add(2))
+	d.do(add(3))
+	close(gate)
+	d.wait()
+	if !slices.Equal(order, []int{1}) || d.pending() {
+		t.Fatalf("during a hold ran %v (pending %v), want [1]", order, d.pending())
+	}
+	d.release()
+	d.do(add(4))
+	d.wait()
+	if !slices.Equal(order, []int{1, 2, 3, 4}) {
+		t.Fatalf("after release ran %v, want [1 2 3 4]", order)
+	}
+	d.hold()
+	d.do(add(5))
+	d.drop()
+	d.do(add(6))
+	d.wait()
+	if !slices.Equal(order, []int{1, 2, 3, 4, 6}) {
+		t.Errorf("after a drop ran %v, want [1 2 3 4 6]", order)
+	}
+}
+
 // A space check that fails while deletes are still running is made again
 // once they are done; one that fails after them still fails.
 func TestCheckRoomWaitsForDeletes(t *testing.T) {

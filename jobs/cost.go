@@ -10,13 +10,13 @@ import (
 )
 
 // RunMeasured runs j as Run does, makes what it wrote durable in a store
-// that defers that (store.Syncer), and sets the result's Cost: what the
-// job took, measured on the thread that ran it.
+// that defers that (store.Syncer) unless opts.Unsynced, and sets the
+// result's Cost: what the job took, measured on the thread that ran it.
 func RunMeasured(ctx context.Context, st store.Store, j Job, opts Options) (Result, error) {
 	var res Result
 	var err error
 	wall, cpu := cpuclock.Measure(func() {
-		if res, err = Run(ctx, st, j, opts); err == nil {
+		if res, err = Run(ctx, st, j, opts); err == nil && !opts.Unsynced {
 			if err = store.Sync(ctx, st, res.Produces()...); err != nil {
 				err = fmt.Errorf("job %s: %w", j.ID(), err)
 			}

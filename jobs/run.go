@@ -17,6 +17,12 @@ type Options struct {
 	// Tables, when set, shares the next tier's outcome table among the
 	// solve jobs that use the same cache (a worker's, see TableCache).
 	Tables *TableCache
+	// Unsynced, for RunMeasured, leaves what the job wrote to the caller
+	// to make durable (store.Sync of the result's Produces) before the
+	// job's done-record is stored: the coordinator syncs what its own
+	// jobs wrote a batch or more later, when the blobs its later jobs
+	// consumed are gone and need no sync (see coordinator's unrecorded).
+	Unsynced bool
 }
 
 // Run runs one job against the store and returns its result. Errors that
