@@ -39,7 +39,15 @@ type coordinatorFlags struct {
 	// solve keeps the positions and runs the solve stage on the workers
 	// after the census; keep only keeps them.
 	solve, keep bool
+	// given holds the flags of planFlags set on the command line, with
+	// their values as given.
+	given map[string]string
 }
+
+// planFlags are the flags whose values a run's plan fixes when it starts:
+// a run resumed with --resume keeps its plan's, so that one of them given
+// with another value is a usage error rather than ignored.
+var planFlags = []string{"start", "shards", "store", "run", "no-symmetry", "positions", "pieces-codec"}
 
 func coordinatorCmd() *cobra.Command {
 	var f coordinatorFlags
@@ -61,6 +69,12 @@ positions are copied into the store for the workers.`,
   census coordinator --nats nats://10.0.0.1:4222 --store /shared/census clobber 4x4 --solve --out results
   census coordinator --nats nats://10.0.0.1:4222 --resume clobber-4x5-811c9dc5 --out results`,
 		RunE: func(c *cobra.Command, args []string) error {
+			f.given = map[string]string{}
+			for _, name := range planFlags {
+				if fl := c.Flags().Lookup(name); fl != nil && fl.Changed {
+					f.given[name] = fl.Value.String()
+				}
+			}
 			return coordinate(c.Context(), f, args)
 		},
 	}
@@ -70,7 +84,7 @@ positions are copied into the store for the workers.`,
 	fl.StringVar(&f.store, "store", "", "where fragments live: a directory every worker sees, or s3://bucket/prefix")
 	fl.StringVar(&f.start, "start", "", "start position as a board diagram (default the standard start)")
 	fl.StringVar(&f.run, "run", "", "run ID (default derived from game, board, start and shards)")
-	fl.StringVar(&f.resume, "resume", "", "continue the run with this ID, with the game, board and store it was started with")
+	fl.StringVar(&f.resume, "resume", "", "continue the run with this ID, with the plan it was started with (game, board, start, shards, store, symmetry, positions, pieces codec); a plan flag given with another value is an error")
 	fl.IntVar(&f.shards, "shards", 0, "shards per tier and per reduction (0 chooses from the tier sizes)")
 	registerJobs(fl, &f.jobs, 8, "jobs the workers run at once in all; automatic sharding makes at least twice as many shards for large tiers", "parallelism")
 	registerMemBudget(fl, &f.memBudget, "")
@@ -176,6 +190,9 @@ func (r *clusterRun) plan(ctx context.Context, args []string) error {
 		if (f.solve || f.keep) && !plan.Keep {
 			return usagef("--resume %s: the run did not keep its positions, which --solve and --keep-positions need; start a new run with --solve", f.resume)
 		}
+		if err := f.checkResumed(plan); err != nil {
+			return err
+		}
 		r.game, r.board = plan.Game, plan.Board
 		f.start, f.shards, f.store, f.run, f.plain, f.positions, f.keep = plan.Start, plan.Shards, plan.Store, f.resume, plan.NoSymmetry, plan.Positions, plan.Keep
 		f.piecesCodec = plan.PiecesCodec
@@ -210,6 +227,57 @@ func (r *clusterRun) plan(ctx context.Context, args []string) error {
 	}
 	r.outDir = coordinator.OutputDir(f.out, g.Name(), g.Board().String())
 	return nil
+}
+
+// checkResumed fails with a usage error naming the first flag of
+// planFlags given with a value other than the resumed run's plan holds.
+func (f *coordinatorFlags) checkResumed(p coordinator.Plan) error {
+	for _, name := range planFlags {
+		given, ok := f.given[name]
+		if !ok {
+			continue
+		}
+		var same bool
+		var planned string
+		switch name {
+		case "start":
+			same, planned = sameStart(p.Game, p.Board, f.start, p.Start), p.Start
+			if planned == "" {
+				planned = "(the standard start)"
+			}
+		case "shards":
+			same, planned = f.shards == p.Shards, fmt.Sprint(p.Shards)
+		case "store":
+			u, err := storeURL(f.store)
+			same, planned = err == nil && u == p.Store, p.Store
+		case "run":
+			same, planned = f.run == f.resume, f.resume
+		case "no-symmetry":
+			same, planned = f.plain == p.NoSymmetry, fmt.Sprint(p.NoSymmetry)
+		case "positions":
+			same, planned = f.positions == p.Positions, fmt.Sprint(p.Positions)
+		case "pieces-codec":
+			c, err := schema.ParseCodec(f.piecesCodec)
+			was, _ := schema.ParseCodec(p.PiecesCodec)
+			same, planned = err == nil && c == was, string(was)
+		}
+		if !same {
+			return usagef("--resume %s: --%s %s differs from the run's plan (%s), which a resumed run keeps: drop --%s, or start a new run",
+				f.resume, name, given, planned, name)
+		}
+	}
+	return nil
+}
+
+// sameStart reports whether the start diagrams a and b give game on board
+// the same start position.
+func sameStart(game, board, a, b string) bool {
+	ga, err := all.New(game, board, a)
+	if err != nil {
+		return false
+	}
+	gb, err := all.New(game, board, b)
+	return err == nil && ga.Start() == gb.Start()
 }
 
 // config is the census's coordinator configuration, with its metrics cm
