@@ -9,7 +9,8 @@ import "fmt"
 //	RUN/tTTTT/bBBBBB/start.frag               the start, the one input of tier 0
 //	RUN/tTTTT/sSSSSS-pPPP.frag                positions of tier T, part P of the successors of shard S of tier T-1
 //	RUN/tTTTT/positions/sSSSSS-pPPP.frag      images gathered for shard S's positions table part, spilled
-//	RUN/pieces/tTTTT/KIND-sSSSSS-pPPP.frag    piece keys and records of shard S of tier T, by reduce bucket
+//	RUN/pieces/tTTTT/KIND-sSSSSS-pPPP.frag    piece keys and records of shard S of tier T, by reduce bucket, spilled
+//	RUN/pieces/tTTTT/sSSSSS.frag              the last piece keys and records of shard S of tier T, every kind, by reduce bucket
 //	RUN/pieces/compact/tTTTT/rBBBBB.frag      reduce bucket B's piece fragments of the tiers up to T, compacted
 //	RUN/pieces/images/rBBBBB-pPPP.frag        the pieces of reduce bucket B's orbits, spilled to be sorted
 //	RUN/classes/rBBBBB-pPPP.frag              class records of reduce bucket B, by class shard
@@ -50,6 +51,12 @@ func positionImagesBlob(run string, tier, shard, part int) string {
 // tier writes.
 func pieceKeysBlob(run string, tier int, k Kind, shard, part int) string {
 	return fmt.Sprintf("%s%s-s%05d-p%03d.frag", PieceTierPrefix(run, tier), k, shard, part)
+}
+
+// pieceLastBlob names the blob of the piece keys and records of every
+// kind that shard of tier writes as it ends.
+func pieceLastBlob(run string, tier, shard int) string {
+	return fmt.Sprintf("%ss%05d.frag", PieceTierPrefix(run, tier), shard)
 }
 
 // PieceTierPrefix is the prefix of the piece fragments that the jobs of

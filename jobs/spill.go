@@ -103,29 +103,36 @@ func (s *spiller[T]) spill() error {
 	if err != nil {
 		return err
 	}
-	var offset int64
-	var blobs []Blob
+	if _, err := s.spillInto(w, name, 0); err != nil {
+		w.Abort()
+		return err
+	}
+	if err := w.Commit(); err != nil {
+		return err
+	}
+	s.parts++
+	return nil
+}
+
+// spillInto writes every non-empty bucket into w, which writes the blob
+// name from offset on, and returns the offset after them; the blob is the
+// caller's to commit. The fragments join those close returns.
+func (s *spiller[T]) spillInto(w io.Writer, name string, offset int64) (int64, error) {
 	for b, buf := range s.bufs {
 		if len(buf) == 0 {
 			continue
 		}
 		blob, err := s.write(w, buf)
 		if err != nil {
-			w.Abort()
-			return fmt.Errorf("blob %s: %w", name, err)
+			return offset, fmt.Errorf("blob %s: %w", name, err)
 		}
 		blob.Name, blob.Bucket, blob.Offset = name, b, offset
 		offset += blob.Size
-		blobs = append(blobs, blob)
+		s.blobs = append(s.blobs, blob)
 		s.bufs[b] = buf[:0]
 	}
-	if err := w.Commit(); err != nil {
-		return err
-	}
-	s.blobs = append(s.blobs, blobs...)
-	s.parts++
 	s.items = 0
-	return nil
+	return offset, nil
 }
 
 // close spills what is left and returns every fragment written.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"slices"
 
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/store"
@@ -298,21 +299,9 @@ func (k *tierKernel) report() (*TierResult, error) {
 	if res.Next, err = k.next.close(); err != nil {
 		return nil, err
 	}
-	for _, s := range []*spiller[uint64]{k.deadFree, k.inPlace} {
-		blobs, err := s.close()
-		if err != nil {
-			return nil, err
-		}
-		res.Pieces = append(res.Pieces, blobs...)
-	}
-	if err := k.canonPiece.flush(); err != nil {
+	if res.Pieces, err = k.closePieces(); err != nil {
 		return nil, err
 	}
-	blobs, err := k.pieceRecs.close()
-	if err != nil {
-		return nil, err
-	}
-	res.Pieces = append(res.Pieces, blobs...)
 	if res.Kept, err = k.commitKept(); err != nil {
 		return nil, err
 	}
@@ -322,6 +311,42 @@ func (k *tierKernel) report() (*TierResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// closePieces writes what the spillers of piece keys and records hold
+// into one blob, and returns every piece fragment of the job: the
+// dead-free keys, the in-place keys, then the records. One blob rather
+// than one a kind spares the job two files to create, which on a file
+// system that takes a third of a millisecond for each (ext4 here) was a
+// tenth of the CPU of a small tier's job; the three are read by the same
+// jobs (a reduce bucket's compaction or piece job) and deleted together.
+func (k *tierKernel) closePieces() ([]Blob, error) {
+	if err := k.canonPiece.flush(); err != nil {
+		return nil, err
+	}
+	name := pieceLastBlob(k.j.Run, k.j.Tier, k.j.Shard)
+	w, err := k.st.Create(k.ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	var off int64
+	if off, err = k.deadFree.spillInto(w, name, off); err == nil {
+		if off, err = k.inPlace.spillInto(w, name, off); err == nil {
+			off, err = k.pieceRecs.spillInto(w, name, off)
+		}
+	}
+	switch {
+	case err != nil:
+		w.Abort()
+		return nil, err
+	case off == 0:
+		w.Abort()
+	default:
+		if err := w.Commit(); err != nil {
+			return nil, err
+		}
+	}
+	return slices.Concat(k.deadFree.blobs, k.inPlace.blobs, k.pieceRecs.blobs), nil
 }
 
 // abort discards a positions table part not committed, and hands the

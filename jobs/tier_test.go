@@ -548,3 +548,62 @@ func TestRecentKeys(t *testing.T) {
 		t.Fatal("a key whose slot was taken over is a repeat")
 	}
 }
+
+// A tier job writes the piece fragments it holds as it ends, of every
+// kind, into one blob; what a small budget makes it spill before goes into
+// parts of its own. The fragments of a blob lie end to end within it, and
+// every kind is there.
+func TestTierPiecesInOneBlob(t *testing.T) {
+	ctx := context.Background()
+	d, err := makeBenchTier()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		budget int64
+		spills bool
+	}{{"whole", 256 << 20, false}, {"spilled", 1 << 20, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := newMemStore()
+			spec := Spec{Run: "one", Game: "clobber", Board: "4x4", MemBudget: tc.budget}
+			in, err := putKeys(ctx, st, "one/input.frag", spec.header(d.g, KindPositions, d.tier), d.positions)
+			if err != nil {
+				t.Fatal(err)
+			}
+			j := TierJob{Spec: spec, Tier: d.tier, Shard: 0, Shards: 1, NextShards: 4, ReduceShards: 4, Inputs: []Blob{in}}
+			res, err := runTier(ctx, st, &j, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			last := pieceLastBlob(spec.Run, d.tier, 0)
+			byName := map[string][]Blob{}
+			kinds := map[Kind]bool{}
+			for _, b := range res.Pieces {
+				byName[b.Name] = append(byName[b.Name], b)
+				if b.Name == last {
+					kinds[b.Kind] = true
+				}
+			}
+			if !kinds[KindDeadFree] || !kinds[KindInPlace] || !kinds[KindPieces] {
+				t.Errorf("the last blob %s holds the kinds %v, want all three", last, kinds)
+			}
+			if tc.spills != (len(byName) > 1) {
+				t.Errorf("piece fragments in %d blobs (%v), want spilled parts %v", len(byName), slices.Collect(maps.Keys(byName)), tc.spills)
+			}
+			for name, frags := range byName {
+				slices.SortFunc(frags, func(a, b Blob) int { return int(a.Offset - b.Offset) })
+				var end int64
+				for _, f := range frags {
+					if f.Offset != end {
+						t.Errorf("%s: fragment at %d, want %d", name, f.Offset, end)
+					}
+					end = f.Offset + f.Size
+				}
+				if size := int64(len(st.blobs[name])); size != end {
+					t.Errorf("%s: %d bytes, its fragments end at %d", name, size, end)
+				}
+			}
+		})
+	}
+}
