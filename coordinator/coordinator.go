@@ -301,6 +301,12 @@ func (c *census) run(ctx context.Context) (*Result, error) {
 	if err := c.start(ctx); err != nil {
 		return nil, err
 	}
+	prepared := make(chan struct{})
+	go func() {
+		defer close(prepared)
+		c.prepareTiers(ctx)
+	}()
+	defer func() { <-prepared }()
 	for t := 0; ; t++ {
 		more, err := c.tier(ctx, t)
 		if err != nil {
@@ -317,6 +323,22 @@ func (c *census) run(ctx context.Context) (*Result, error) {
 	}
 	sum := summarize(c.g, c.tiers, c.total, counts, classes)
 	return &Result{Summary: sum, Tiers: c.tiers, Tables: tables, Positions: c.positions, Compactions: c.pieces.made, Kept: c.kept}, nil
+}
+
+// prepareTiers makes ready the places of every tier's blobs, the
+// successors and the piece fragments (store.Prepare), in the order the
+// tiers come, beside the first tiers' jobs: on a directory store a tier's
+// first job would otherwise wait for their directories (Clobber 4x4's 17
+// tiers: 31 directories, 11 ms on ext4 here, most of it in the single
+// jobs of the smallest tiers). A place not ready yet, or one that could
+// not be made, is made by the job that writes there.
+func (c *census) prepareTiers(ctx context.Context) {
+	for t := 0; t <= c.g.MaxTier() && ctx.Err() == nil; t++ {
+		if err := store.Prepare(ctx, c.cfg.Store, jobs.PieceTierPrefix(c.cfg.Run, t), jobs.TierPrefix(c.cfg.Run, t+1)); err != nil {
+			c.cfg.Log.Debug("prepare the places of a tier's blobs", "tier", t, "err", err)
+			return
+		}
+	}
 }
 
 // start writes the start position, the input of tier 0, checking first

@@ -67,6 +67,11 @@ func (r *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// Prepare passes Prepare on to the wrapped store.
+func (c *counting) Prepare(ctx context.Context, prefixes ...string) error {
+	return Prepare(ctx, c.Store, prefixes...)
+}
+
 // MoveOut passes MoveOut on to the wrapped store.
 func (c *counting) MoveOut(ctx context.Context, name, path string, perm fs.FileMode) (bool, error) {
 	return MoveOut(ctx, c.Store, name, path, perm)

@@ -88,6 +88,23 @@ func syncPath(p string) error {
 	return nil
 }
 
+// Prepare creates the directories of the prefixes that end in '/'.
+func (d *Dir) Prepare(ctx context.Context, prefixes ...string) error {
+	for _, prefix := range prefixes {
+		if !strings.HasSuffix(prefix, "/") {
+			continue
+		}
+		p, err := d.path(strings.TrimSuffix(prefix, "/"))
+		if err != nil {
+			return err
+		}
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			return fmt.Errorf("prepare %s: %w", prefix, err)
+		}
+	}
+	return nil
+}
+
 // MoveOut renames the blob to path, with the file mode perm; false, and
 // the blob left in the store (with that mode), when the rename fails (path
 // on another filesystem, say: the caller copies the blob instead, which

@@ -349,6 +349,43 @@ func TestDeferSync(t *testing.T) {
 	}
 }
 
+// Prepare, through the wrappers, makes the directories of the prefixes
+// that end in '/' and holds no blob; a blob is then created there as
+// anywhere, and a bad prefix is an error.
+func TestPrepare(t *testing.T) {
+	d := newDir(t)
+	ctx := context.Background()
+	for _, st := range []Store{d, Counting(d, nil, nil), NewFaulty(d)} {
+		if err := Prepare(ctx, st, "run/t0001/", "run/pieces/t0000/", "run/t0002-"); err != nil {
+			t.Fatalf("Prepare through %T: %v", st, err)
+		}
+	}
+	for _, dir := range []string{"run/t0001", "run/pieces/t0000"} {
+		if fi, err := os.Stat(filepath.Join(d.Root(), dir)); err != nil || !fi.IsDir() {
+			t.Errorf("%s after Prepare: %v", dir, err)
+		}
+	}
+	if names, err := d.List(ctx, "run/"); err != nil || len(names) > 0 {
+		t.Errorf("the store lists %q (%v) after Prepare, want no blob", names, err)
+	}
+	if _, err := os.Stat(filepath.Join(d.Root(), "run", "t0002-")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a prefix not ending in / made a directory: %v", err)
+	}
+	put(t, d, "run/t0001/s00000.frag", "one")
+	if got, err := get(d, "run/t0001/s00000.frag"); err != nil || got != "one" {
+		t.Errorf("a blob created in a prepared directory reads %q, %v", got, err)
+	}
+	if err := d.Prepare(ctx, "../outside/"); err == nil {
+		t.Error("Prepare of a bad prefix did not fail")
+	}
+	if err := Prepare(ctx, memOnly{}, "run/"); err != nil {
+		t.Errorf("Prepare of a store that cannot: %v", err)
+	}
+}
+
+// memOnly is a Store that is no Preparer.
+type memOnly struct{ Store }
+
 // TestMoveOut moves a blob of a directory store, through the wrappers, to
 // a path on the store's filesystem, where it lands with the mode asked
 // for and leaves the store; to a path on another filesystem (a tmpfs, when

@@ -135,6 +135,11 @@ func (f *Faulty) Sync(ctx context.Context, names ...string) error {
 	return Sync(ctx, f.Store, names...)
 }
 
+// Prepare passes Prepare on to the wrapped store.
+func (f *Faulty) Prepare(ctx context.Context, prefixes ...string) error {
+	return Prepare(ctx, f.Store, prefixes...)
+}
+
 // MoveOut passes MoveOut on to the wrapped store.
 func (f *Faulty) MoveOut(ctx context.Context, name, path string, perm fs.FileMode) (bool, error) {
 	return MoveOut(ctx, f.Store, name, path, perm)

@@ -49,6 +49,24 @@ func Sync(ctx context.Context, st Store, names ...string) error {
 	return nil
 }
 
+// Preparer is a Store that can make ready, ahead of the first Create
+// under them, the places of the blobs under some prefixes: a directory
+// store creates their directories, which on some file systems takes as
+// long as creating a file (ext4 here: a third of a millisecond).
+type Preparer interface {
+	Prepare(ctx context.Context, prefixes ...string) error
+}
+
+// Prepare makes the places of the blobs under prefixes ready when st can
+// (a Preparer, or a store wrapping one); blobs are created under them
+// whether or not it did.
+func Prepare(ctx context.Context, st Store, prefixes ...string) error {
+	if p, ok := st.(Preparer); ok {
+		return p.Prepare(ctx, prefixes...)
+	}
+	return nil
+}
+
 // Mover is a Store that can move a committed blob out of the store to a
 // path of the machine's filesystem without copying its bytes: a directory
 // store, to a path on its own filesystem.
