@@ -18,8 +18,23 @@ targets=(
 	"./jobs FuzzJobDecode"
 	"./cgt FuzzParse"
 )
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 for t in "${targets[@]}"; do
 	set -- $t
-	echo "fuzz $1 $2 for $fuzztime"
-	go test "$1" -run '^$' -fuzz "^$2\$" -fuzztime "$fuzztime"
+	for attempt in 1 2; do
+		echo "fuzz $1 $2 for $fuzztime"
+		if go test "$1" -run '^$' -fuzz "^$2\$" -fuzztime "$fuzztime" 2>&1 | tee "$log"; then
+			break
+		fi
+		# Go 1.26's fuzzing engine can fail a target with a bare "context
+		# deadline exceeded" as -fuzztime runs out, having found nothing
+		# (go.dev/issue/75804, fixed in Go 1.27): such a target runs once
+		# more. A failing input, or any other failure, fails the script.
+		if [ "$attempt" = 1 ] && grep -q 'context deadline exceeded' "$log" && ! grep -q 'Failing input written to' "$log"; then
+			echo "fuzz $1 $2: the engine's deadline race (go.dev/issue/75804), no failing input: once more"
+			continue
+		fi
+		exit 1
+	done
 done
