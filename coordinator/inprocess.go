@@ -136,10 +136,7 @@ func (x *inProcess) one(ctx context.Context, j jobs.Job) (res jobs.Result, good,
 	}
 	if x.later != nil {
 		x.later.add(j, res)
-		log.Debug("job done", "took", res.Cost.Wall(), "in", "coordinator")
-		return res, true, true, nil
-	}
-	if err := x.state.putDone(ctx, j.Key(), res); err != nil {
+	} else if err := x.state.putDone(ctx, j.Key(), res); err != nil {
 		if errors.Is(err, context.Canceled) {
 			return res, false, false, err
 		}
