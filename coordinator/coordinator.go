@@ -80,6 +80,10 @@ type Config struct {
 	Keep bool
 	// PiecesCodec compresses the pieces table's pages; zero is zstd.
 	PiecesCodec schema.Codec
+	// Forward finds every tier from the successors of the one before,
+	// also for a game whose tiers a run finds backwards by default (see
+	// backwardTiers).
+	Forward bool
 	// AckWait is how long a job may go without a heartbeat before it is
 	// delivered to another worker, set on the workers' consumer; zero
 	// means broker.DefaultAckWait.
@@ -160,6 +164,9 @@ type Result struct {
 	// Kept are the kept positions in the store, by tier; nil unless the
 	// run keeps them.
 	Kept []KeptTier
+	// Backward says that the run found its tiers backwards
+	// (jobs.Spec.Backward).
+	Backward bool
 }
 
 // Run runs the census, writes its outputs into cfg.Out and returns its
@@ -180,7 +187,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	plan, resumed, err := st.plan(ctx, cfg.Run, Plan{Game: cfg.Game, Board: cfg.Board, Start: cfg.Start,
 		Shards: cfg.Shards, ReduceShards: reduceShards, MemBudget: cfg.MemBudget, Store: cfg.StoreURL, NoSymmetry: cfg.NoSymmetry, Positions: cfg.Positions, Keep: cfg.Keep,
-		CompactMin: cmp.Or(cfg.CompactMin, DefaultCompactMin), PiecesCodec: piecesCodecName(cfg.PiecesCodec)})
+		CompactMin: cmp.Or(cfg.CompactMin, DefaultCompactMin), PiecesCodec: piecesCodecName(cfg.PiecesCodec),
+		Backward: backwardTiers(g, cfg)})
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +199,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Store: plan.Store,
-		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions, Keep: plan.Keep, PiecesCodec: plan.PiecesCodec}
+		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions, Keep: plan.Keep, PiecesCodec: plan.PiecesCodec,
+		Backward: plan.Backward}
 	asked := ctx
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
@@ -322,7 +331,7 @@ func (c *census) run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	sum := summarize(c.g, c.tiers, c.total, counts, classes)
-	return &Result{Summary: sum, Tiers: c.tiers, Tables: tables, Positions: c.positions, Compactions: c.pieces.made, Kept: c.kept}, nil
+	return &Result{Summary: sum, Tiers: c.tiers, Tables: tables, Positions: c.positions, Compactions: c.pieces.made, Kept: c.kept, Backward: c.spec.Backward}, nil
 }
 
 // prepareTiers makes ready the places of every tier's blobs, the
@@ -373,14 +382,27 @@ func (c *census) tierPlan(ctx context.Context, t int) (TierPlan, bool, error) {
 // tier runs tier t's batch, with the compactions due beside it, and takes
 // in its results; false when the tier was empty: the tiers are done.
 func (c *census) tier(ctx context.Context, t int) (bool, error) {
-	// The successor records routed to this tier bound its size.
+	// The successor records routed to this tier bound its size; a
+	// backward tier's every shard reads the whole previous tier, and the
+	// numbering of the next tier's arrangements bounds its size.
 	var incoming uint64
 	for _, in := range c.inputs {
 		for _, b := range in {
 			incoming += b.Count
 		}
+		if c.spec.Backward {
+			break
+		}
 	}
 	nextShards := c.cfg.shards(uint64(float64(incoming) * max(c.branching, 1)))
+	if c.spec.Backward {
+		var space uint64
+		if t+1 <= c.g.MaxTier() {
+			gr := games.StartGroup(c.g, !c.spec.NoSymmetry)
+			space = c.g.(games.Dense).TierSpace(t+1) / uint64(gr.Size())
+		}
+		nextShards = c.cfg.shards(space)
+	}
 	tp, found, err := c.tierPlan(ctx, t)
 	if err != nil {
 		return false, err
@@ -408,7 +430,10 @@ func (c *census) tier(ctx context.Context, t int) (bool, error) {
 		return false, err
 	}
 	// Shards the user set are theirs to spread over the workers.
-	exec, err := c.executor(ctx, len(compact) == 0 && (c.cfg.Shards == 0 || c.shards == 1) && incoming < c.cfg.InProcessBelow*uint64(c.shards))
+	// A backward tier's inputs are read by every job of the tier, where
+	// the coordinator's own jobs are recorded in groups that count on one
+	// reader a blob (unrecorded): its jobs go to the workers.
+	exec, err := c.executor(ctx, len(compact) == 0 && (c.cfg.Shards == 0 || c.shards == 1) && incoming < c.cfg.InProcessBelow*uint64(c.shards) && !c.spec.Backward)
 	if err != nil {
 		return false, err
 	}
@@ -468,6 +493,13 @@ func (c *census) tierDone(ctx context.Context, t, nextShards int, incoming uint6
 		kept.add(tr.Kept)
 		stats.Add(tr.Stats)
 		for _, b := range tr.Next {
+			if c.spec.Backward {
+				// Every shard of the next tier reads them all.
+				for s := range next {
+					next[s] = append(next[s], b)
+				}
+				continue
+			}
 			next[b.Bucket] = append(next[b.Bucket], b)
 		}
 		written += blobBytes(tr.Next) + blobBytes(tr.Pieces)
@@ -790,6 +822,30 @@ func (cfg *Config) shards(est uint64) int {
 }
 
 const maxShards = 4096
+
+// backwardTiers says whether a new run finds its tiers backwards
+// (jobs.Spec.Backward): for a game whose tiers can be numbered densely from
+// its start (Amazons with one amazon a side), where a tier's arrangements
+// are nearly all reachable and testing each for a reachable predecessor
+// costs a fraction of sending on every successor (docs/performance.md, "the
+// backward tiers of a dense board"). The positions table and the kept
+// positions want a tier's positions as the forward tiers find them, in
+// their shards by key: a run that asks for either, or Forward, runs
+// forward. So does a board whose largest tier's bitmap, which every job of
+// the next tier holds, would take more than a quarter of a job's memory
+// budget (Amazons 4x5's takes 2.3 MB, 5x5's 101 MB, 5x6's 4.4 GB).
+func backwardTiers(g games.Game, cfg Config) bool {
+	d, ok := g.(games.Dense)
+	if !ok || !d.DenseTiers() || cfg.Forward || cfg.Positions || cfg.Keep {
+		return false
+	}
+	for t := 0; t <= g.MaxTier(); t++ {
+		if int64(d.TierSpace(t)/8) > cfg.MemBudget/4 {
+			return false
+		}
+	}
+	return true
+}
 
 func startMoves(g games.Game) int {
 	m := games.NewMoveStats(false)

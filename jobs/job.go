@@ -48,6 +48,12 @@ type Spec struct {
 	// PiecesCodec compresses the pages of the pieces table (a
 	// schema.Codec's name; empty is zstd).
 	PiecesCodec string `json:"pieces_codec,omitempty"`
+	// Backward finds each tier from the one before it backwards, for a
+	// game with dense tiers (games.Dense): a tier job tests every
+	// arrangement of its shard for a reachable predecessor, its inputs
+	// are all of the previous tier's positions, and it writes the
+	// positions it stored (tier.go, backward).
+	Backward bool `json:"backward,omitempty"`
 }
 
 // budget is the memory budget of a job, at least 1MiB.
@@ -176,7 +182,8 @@ type TierJob struct {
 	Shards       int `json:"shards"`
 	NextShards   int `json:"next_shards"`
 	ReduceShards int `json:"reduce_shards"`
-	// Inputs are the position fragments of this shard.
+	// Inputs are the position fragments of this shard; in a backward
+	// run, those of every shard of the previous tier.
 	Inputs []Blob `json:"inputs"`
 }
 
@@ -185,7 +192,9 @@ type TierResult struct {
 	Tier  int       `json:"tier"`
 	Shard int       `json:"shard"`
 	Stats TierStats `json:"stats"`
-	// Next are position fragments of the next tier, Bucket naming the shard.
+	// Next are position fragments of the next tier, Bucket naming the
+	// shard; in a backward run, the positions the job stored, which every
+	// job of the next tier reads.
 	Next []Blob `json:"next"`
 	// Pieces are dead-free, in-place and piece fragments, Bucket naming the
 	// reduce shard.

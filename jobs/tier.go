@@ -42,7 +42,11 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 	drainPieceBufs()
 	k := newTierKernel(ctx, st, j, g, opts)
 	defer k.abort()
-	if err := k.merge(); err != nil {
+	find := k.merge
+	if j.Backward {
+		find = k.backward
+	}
+	if err := find(); err != nil {
 		return nil, fmt.Errorf("tier %d shard %d: %w", j.Tier, j.Shard, err)
 	}
 	return k.report()
@@ -83,6 +87,9 @@ type tierKernel struct {
 	// spillers have made room for what the job will send them.
 	in       keyMerge
 	reserved bool
+	// stored are the positions a backward job stored, in the order of
+	// their ranks.
+	stored []uint64
 }
 
 func newTierKernel(ctx context.Context, st store.Store, j *TierJob, g games.Game, opts Options) *tierKernel {
@@ -147,6 +154,71 @@ func (k *tierKernel) merge() error {
 			err = bad
 		}
 	}
+	return err
+}
+
+// backward finds the positions of the job's shard of a backward run:
+// the arrangements of the tier that are the least of their orbits and
+// have a predecessor among the previous tier's positions, which are the
+// job's inputs (tier 0 holds the start alone). It visits each as merge
+// does, but sends no successors: the next tier finds its positions from
+// these. Every job of a tier tests every arrangement's shard, a hash:
+// some nanoseconds an arrangement, against the tens a successor costs a
+// forward tier.
+func (k *tierKernel) backward() error {
+	g, j := k.g, k.j
+	d, ok := g.(games.Dense)
+	if !ok || !d.DenseTiers() {
+		return fmt.Errorf("%w: %s from %q has no dense tiers to run backward", ErrInvalid, g.Name(), j.Start)
+	}
+	if j.Tier > g.MaxTier() {
+		return nil // no arrangement: the run is done
+	}
+	// Room is made for what the job sends as it goes (reserve): the
+	// inputs are read before the first position is visited.
+	k.reserved = true
+	var prev []uint64
+	if j.Tier > 0 {
+		prev = make([]uint64, (d.TierSpace(j.Tier-1)+63)/64)
+		err := k.in.run(k.ctx, k.st, j.Inputs, KindPositions, g, k.reads, func(pos uint64) error {
+			if t := g.Tier(pos); t != j.Tier-1 {
+				return fmt.Errorf("%w: input position %s is in tier %d, not %d", ErrCorrupt, g.Format(pos), t, j.Tier-1)
+			}
+			r := d.Rank(pos)
+			if r >= d.TierSpace(j.Tier-1) {
+				return fmt.Errorf("%w: input position %s is not an arrangement of tier %d", ErrCorrupt, g.Format(pos), j.Tier-1)
+			}
+			prev[r>>6] |= 1 << (r & 63)
+			return nil
+		})
+		if errors.Is(err, ErrCorrupt) {
+			if bad := verify(k.ctx, k.st, j.Inputs, KindPositions, g); bad != nil {
+				err = bad
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	// The previous tier holds one position an orbit: a predecessor is
+	// looked up by its orbit's.
+	reached := func(pred uint64) bool {
+		r := d.Rank(k.group.Canon(pred))
+		return prev[r>>6]>>(r&63)&1 != 0
+	}
+	start := g.Start()
+	var err error
+	d.Arrangements(j.Tier, func(pos uint64) bool {
+		if Bucket(pos, j.Shards) != j.Shard || k.group.Canon(pos) != pos {
+			return true
+		}
+		if j.Tier == 0 && pos != start || j.Tier > 0 && !d.AnyPredecessor(pos, reached) {
+			return true
+		}
+		k.stored = append(k.stored, pos)
+		err = k.visit(pos)
+		return err == nil
+	})
 	return err
 }
 
@@ -278,9 +350,13 @@ func (k *tierKernel) shape(pos, w uint64, live int) error {
 	return k.deadFree.add(Bucket(df, k.j.ReduceShards), df)
 }
 
-// expand sends the successors of pos on to the shards of the next tier.
+// expand sends the successors of pos on to the shards of the next tier;
+// a backward job counts its moves only.
 func (k *tierKernel) expand(pos, w uint64) error {
 	k.succ = k.g.Expand(pos, k.pcs, k.succ[:0], k.moves, w)
+	if k.j.Backward {
+		return nil
+	}
 	for i, s := range k.succ {
 		k.succ[i] = k.group.Canon(s)
 	}
@@ -298,6 +374,15 @@ func (k *tierKernel) report() (*TierResult, error) {
 	var err error
 	if res.Next, err = k.next.close(); err != nil {
 		return nil, err
+	}
+	if k.j.Backward && len(k.stored) > 0 {
+		keys, _ := sortUnique(k.stored, nil)
+		b, err := putKeys(k.ctx, k.st, successorBlob(k.j.Run, k.j.Tier+1, k.j.Shard, 0), k.j.header(k.g, KindPositions, k.j.Tier), keys)
+		if err != nil {
+			return nil, err
+		}
+		b.Bucket = k.j.Shard
+		res.Next = append(res.Next, b)
 	}
 	if res.Pieces, err = k.closePieces(); err != nil {
 		return nil, err

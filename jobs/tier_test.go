@@ -607,3 +607,41 @@ func TestTierPiecesInOneBlob(t *testing.T) {
 		})
 	}
 }
+
+// TestBackwardTierJobBadInput checks what a backward tier job refuses: a
+// game without dense tiers, and inputs that are not the previous tier's.
+func TestBackwardTierJobBadInput(t *testing.T) {
+	ctx := context.Background()
+	st := newStore(t)
+	clobber := Spec{Run: "bad", Game: "clobber", Board: "2x2", Backward: true}
+	_, err := Run(ctx, st, Job{Tier: &TierJob{Spec: clobber, Shards: 1, NextShards: 1, ReduceShards: 1}}, Options{})
+	if !errors.Is(err, ErrInvalid) {
+		t.Errorf("backward Clobber: %v, want an error wrapping %v", err, ErrInvalid)
+	}
+	g := mustGame(t, "amazons", "2x3", "")
+	spec := Spec{Run: "bad", Game: "amazons", Board: "2x3", Backward: true}
+	start, err := putKeys(ctx, st, "bad/start.frag", headerFor(g, KindPositions, 0), []uint64{g.Start()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Tier 2 reads tier 1's positions: the start is in tier 0.
+	_, err = Run(ctx, st, Job{Tier: &TierJob{Spec: spec, Tier: 2, Shards: 1, NextShards: 1, ReduceShards: 1, Inputs: []Blob{start}}}, Options{})
+	if !errors.Is(err, ErrCorrupt) {
+		t.Errorf("backward tier 2 from tier 0's positions: %v, want an error wrapping %v", err, ErrCorrupt)
+	}
+	// Tier 1 from the start: every successor of the start, stored once an
+	// orbit, and the start's moves counted as a forward job counts them.
+	res, err := Run(ctx, st, Job{Tier: &TierJob{Spec: spec, Tier: 1, Shards: 1, NextShards: 1, ReduceShards: 1, Inputs: []Blob{start}}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fwd, err := Run(ctx, st, Job{Tier: &TierJob{Spec: Spec{Run: "fwd", Game: "amazons", Board: "2x3"}, Tier: 0, Shards: 1, NextShards: 1, ReduceShards: 1, Inputs: []Blob{start}}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := readKeysOf(t, st, g, fwd.Tier.Next, KindPositions)
+	got := readKeysOf(t, st, g, res.Tier.Next, KindPositions)
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("backward tier 1 stored %v, the start's successors are %v", got, want)
+	}
+}

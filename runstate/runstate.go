@@ -72,6 +72,9 @@ type Plan struct {
 	// PiecesCodec is the codec of the pieces table's pages (a
 	// schema.Codec's name); empty is zstd.
 	PiecesCodec string `json:"pieces_codec,omitempty"`
+	// Backward finds each tier from the one before it backwards
+	// (jobs.Spec.Backward); a run resumed keeps the way it began with.
+	Backward bool `json:"backward,omitempty"`
 }
 
 // TierPlan is the sharding of one tier, stored before its jobs are

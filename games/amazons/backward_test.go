@@ -22,101 +22,26 @@ import (
 	"github.com/census-cgt/census/games"
 )
 
-// dense numbers the arrangements of one Black amazon, one White amazon and
-// t burnt squares on N squares: the occupied set U (n = t+2 squares) in
-// colex order, times n*(n-1) for the index of Black within U and the
-// index of White within U without Black's.
-type dense struct {
-	g     *Game
-	N     int
-	full  uint32
-	binom [33][34]uint64
-	// tab[q] is indexed by c*256 + byte: the colex contribution of byte q
-	// when c set bits lie below it.
-	tab [4][]uint32
-}
-
-func newDense(g *Game) *dense {
-	d := &dense{g: g, N: g.b.Squares(), full: uint32(g.b.Full)}
-	for n := 0; n <= 32; n++ {
-		d.binom[n][0] = 1
-		for k := 1; k <= n; k++ {
-			d.binom[n][k] = d.binom[n-1][k-1] + d.binom[n-1][k]
-		}
-	}
-	for q := 0; q*8 < d.N; q++ {
-		maxc := q * 8
-		d.tab[q] = make([]uint32, (maxc+1)*256)
-		for c := 0; c <= maxc; c++ {
-			for by := 0; by < 256; by++ {
-				var s uint64
-				k := c
-				for i := 0; i < 8; i++ {
-					if by>>i&1 != 0 {
-						k++
-						s += d.binom[q*8+i][k]
-					}
-				}
-				d.tab[q][c*256+by] = uint32(s)
-			}
-		}
-	}
-	return d
-}
-
-// space is the number of ranks of tier t.
-func (d *dense) space(t int) uint64 {
-	n := t + 2
-	return d.binom[d.N][n] * uint64(n*(n-1))
-}
-
-// setRank is the colex rank of U among the sets of its size.
-func (d *dense) setRank(u uint32) uint64 {
-	r := d.tab[0][u&0xff]
-	c := bits.OnesCount32(u & 0xff)
-	r += d.tab[1][c<<8|int(u>>8&0xff)]
-	if d.N > 16 {
-		c += bits.OnesCount32(u >> 8 & 0xff)
-		r += d.tab[2][c<<8|int(u>>16&0xff)]
-		if d.N > 24 {
-			c += bits.OnesCount32(u >> 16 & 0xff)
-			r += d.tab[3][c<<8|int(u>>24)]
-		}
-	}
-	return uint64(r)
-}
-
-// rank of the arrangement: occupied set u, Black on b, White on w.
-func (d *dense) rank(u uint32, b, w int) uint64 {
-	n := bits.OnesCount32(u)
-	ib := bits.OnesCount32(u & (1<<b - 1))
-	iw := bits.OnesCount32(u & (1<<w - 1))
-	if iw > ib {
-		iw--
-	}
-	return d.setRank(u)*uint64(n*(n-1)) + uint64(ib*(n-1)+iw)
-}
-
-func (d *dense) unrank(t int, r uint64) (u uint32, b, w int) {
-	n := t + 2
-	m := uint64(n * (n - 1))
+// unrank is the arrangement of rank r in tier t on n squares: its
+// occupied squares, Black's square and White's.
+func unrank(n, t int, r uint64) (u uint32, b, w int) {
+	k := t + 2
+	m := uint64(k * (k - 1))
 	sr, rest := r/m, int(r%m)
-	ib, iw := rest/(n-1), rest%(n-1)
+	ib, iw := rest/(k-1), rest%(k-1)
 	if iw >= ib {
 		iw++
 	}
-	s := d.N - 1
-	for k := n; k >= 1; k-- {
-		for d.binom[s][k] > sr {
+	s := n - 1
+	for ; k >= 1; k-- {
+		for binom[s][k] > sr {
 			s--
 		}
-		sr -= d.binom[s][k]
+		sr -= binom[s][k]
 		u |= 1 << s
 		s--
 	}
-	b = selectBit(u, ib)
-	w = selectBit(u, iw)
-	return
+	return u, selectBit(u, ib), selectBit(u, iw)
 }
 
 func selectBit(u uint32, i int) int {
@@ -126,135 +51,34 @@ func selectBit(u uint32, i int) int {
 	return bits.TrailingZeros32(u)
 }
 
+// toKey is the position of occupied squares u with Black on b, White on w
+// and the other squares of u burnt.
 func toKey(u uint32, b, w int) uint64 {
-	burntSq := uint64(u &^ (1<<b | 1<<w))
-	return (burntSq | 1<<b) | (burntSq|1<<w)<<32
-}
-
-func fromKey(k uint64) (u uint32, b, w int) {
-	lo, hi := k&0xffffffff, k>>32
-	return uint32(lo | hi), bits.TrailingZeros64(lo &^ hi), bits.TrailingZeros64(hi &^ lo)
-}
-
-// preds lists the positions with key among their successors.
-func (d *dense) preds(key uint64, dst []uint64) []uint64 {
-	u, b, w := fromKey(key)
-	empty := uint64(d.full &^ u)
 	burntSq := uint64(u) &^ (1<<b | 1<<w)
-	for as := burntSq; as != 0; as &= as - 1 {
-		abit := as & -as
-		base := key &^ (abit | abit<<32)
-		for side := 0; side < 2; side++ {
-			y, plane := b, 0
-			if side == 1 {
-				y, plane = w, 32
-			}
-			R := d.g.reach(y, empty|abit)
-			if R&abit == 0 {
-				continue
-			}
-			left := base &^ (uint64(1) << (y + plane))
-			for xs := R; xs != 0; xs &= xs - 1 {
-				dst = append(dst, left|(xs&-xs)<<plane)
-			}
-		}
-	}
-	return dst
-}
-
-// anyPred reports whether some predecessor of (u, b, w) has its bit set in
-// prev, and how many it looked at.
-func (d *dense) anyPred(u uint32, b, w int, prev []uint64) (bool, int) {
-	empty := uint64(d.full &^ u)
-	burntSq := u &^ (1<<b | 1<<w)
-	n := 0
-	for as := burntSq; as != 0; as &= as - 1 {
-		a := bits.TrailingZeros32(as)
-		abit := uint64(1) << a
-		for side := 0; side < 2; side++ {
-			y := b
-			if side == 1 {
-				y = w
-			}
-			R := d.g.reach(y, empty|abit)
-			if R&abit == 0 {
-				continue
-			}
-			base := u &^ (1<<a | 1<<y)
-			for xs := R; xs != 0; xs &= xs - 1 {
-				x := bits.TrailingZeros64(xs)
-				u2 := base | 1<<x
-				var r uint64
-				if side == 0 {
-					r = d.rank(u2, x, w)
-				} else {
-					r = d.rank(u2, b, x)
-				}
-				n++
-				if prev[r>>6]>>(r&63)&1 != 0 {
-					return true, n
-				}
-			}
-		}
-	}
-	return false, n
+	return burntSq | 1<<b | (burntSq|1<<w)<<32
 }
 
 // countMoves counts the moves of a position without listing them.
-func (d *dense) countMoves(u uint32, b, w int) uint64 {
-	empty := uint64(d.full &^ u)
+func countMoves(g *Game, pos uint64) uint64 {
+	u, b, w := fromKey(pos)
+	empty := g.b.Full &^ uint64(u)
 	var n int
 	for _, f := range [2]int{b, w} {
 		from := uint64(1) << f
-		for tos := d.g.reach(f, empty); tos != 0; tos &= tos - 1 {
+		for tos := g.reach(f, empty); tos != 0; tos &= tos - 1 {
 			to := tos & -tos
-			n += bits.OnesCount64(d.g.reach(bits.TrailingZeros64(tos), (empty|from)&^to))
+			n += bits.OnesCount64(g.reach(bits.TrailingZeros64(tos), (empty|from)&^to))
 		}
 	}
 	return uint64(n)
 }
-
-// forEach visits the ranks of tier t in order.
-func (d *dense) forEach(t int, f func(r uint64, u uint32, b, w int)) {
-	n := t + 2
-	var sq [32]int
-	r := uint64(0)
-	for u := uint32(1)<<n - 1; u <= d.full; {
-		i := 0
-		for m := u; m != 0; m &= m - 1 {
-			sq[i] = bits.TrailingZeros32(m)
-			i++
-		}
-		for ib := 0; ib < n; ib++ {
-			for iw := 0; iw < n; iw++ {
-				if iw == ib {
-					continue
-				}
-				f(r, u, sq[ib], sq[iw])
-				r++
-			}
-		}
-		c := u & -u
-		rr := u + c
-		u = ((rr^u)>>2)/c | rr
-	}
-}
-
-func expand(g *Game, key uint64, pcs []games.Piece, dst []uint64) ([]games.Piece, []uint64) {
-	var m games.MoveStats
-	pcs = g.Pieces(key, pcs[:0])
-	dst = g.Expand(key, pcs, dst[:0], &m, 1)
-	return pcs, dst
-}
-
-func bitSet(bm []uint64, r uint64) bool { return bm[r>>6]>>(r&63)&1 != 0 }
 
 func TestBackwardEnumeration(t *testing.T) {
 	if os.Getenv("CENSUS_BACKWARD") != "1" {
 		t.Skip("a measurement: set CENSUS_BACKWARD=1 to run it")
 	}
 	g := mustNew(t, 4, 5, "")
-	d := newDense(g)
+	N := g.b.Squares()
 	// positions_by_tier and moves of results/amazons-4x5/summary.json.
 	want := []uint64{1, 190, 12025, 211801, 1114658, 3217916, 7033762, 12085824, 16626522, 18475460, 16628040, 12093120, 7054320, 3255840, 1162800, 310080, 58140, 6840, 380}
 	const wantMoves = 3316523518
@@ -264,28 +88,27 @@ func TestBackwardEnumeration(t *testing.T) {
 	// 1. The numbering is a bijection.
 	t0 := time.Now()
 	for tr := 0; tr <= maxT; tr++ {
-		var cnt uint64
-		d.forEach(tr, func(r uint64, u uint32, b, w int) {
-			if cnt != r || d.rank(u, b, w) != r {
-				t.Fatalf("tier %d: rank %d: sequential %d, rank() %d", tr, r, cnt, d.rank(u, b, w))
+		var r uint64
+		g.Arrangements(tr, func(p uint64) bool {
+			if g.Rank(p) != r {
+				t.Fatalf("tier %d: arrangement %d has rank %d", tr, r, g.Rank(p))
 			}
 			if r%97 == 0 || tr < 3 {
-				u2, b2, w2 := d.unrank(tr, r)
-				if u2 != u || b2 != b || w2 != w {
-					t.Fatalf("tier %d: unrank(%d) = %b %d %d, want %b %d %d", tr, r, u2, b2, w2, u, b, w)
+				if k := toKey(unrank(N, tr, r)); k != p {
+					t.Fatalf("tier %d: unrank(%d) = %x, want %x", tr, r, k, p)
 				}
-				k := toKey(u, b, w)
-				if g.Tier(k) != tr {
-					t.Fatalf("tier of %x = %d", k, g.Tier(k))
+				if g.Tier(p) != tr {
+					t.Fatalf("tier of %x = %d", p, g.Tier(p))
 				}
-				if u3, b3, w3 := fromKey(k); u3 != u || b3 != b || w3 != w {
+				if toKey(fromKey(p)) != p {
 					t.Fatalf("fromKey")
 				}
 			}
-			cnt++
+			r++
+			return true
 		})
-		if cnt != d.space(tr) || cnt != 380*d.binom[18][tr] {
-			t.Fatalf("tier %d: %d ranks, space %d", tr, cnt, d.space(tr))
+		if r != g.TierSpace(tr) || r != 380*binom[18][tr] {
+			t.Fatalf("tier %d: %d ranks, space %d", tr, r, g.TierSpace(tr))
 		}
 	}
 	t.Logf("bijection checked in %.1fs", time.Since(t0).Seconds())
@@ -301,7 +124,7 @@ func TestBackwardEnumeration(t *testing.T) {
 		pcs, succ = expand(g, p, pcs, succ)
 		mine := slices.Clone(succ)
 		for i, s := range mine {
-			pr = d.preds(s, pr[:0])
+			pr = predecessors(g, s, pr[:0])
 			if !slices.Contains(pr, p) {
 				t.Fatalf("%s -> %s, but not among its preds", g.Format(p), g.Format(s))
 			}
@@ -329,22 +152,23 @@ func TestBackwardEnumeration(t *testing.T) {
 	// 0..3, a sample of tier 4.
 	fwd := make([][]uint64, 5)
 	for tr := range fwd {
-		fwd[tr] = make([]uint64, (d.space(tr)+63)/64)
+		fwd[tr] = make([]uint64, (g.TierSpace(tr)+63)/64)
 	}
-	r0 := d.rank(fromKey(g.Start()))
+	r0 := g.Rank(g.Start())
 	fwd[0][r0>>6] |= 1 << (r0 & 63)
 	for tr := 0; tr < 4; tr++ {
-		d.forEach(tr, func(r uint64, u uint32, b, w int) {
-			if !bitSet(fwd[tr], r) {
-				return
+		var r uint64
+		g.Arrangements(tr, func(p uint64) bool {
+			if bitSet(fwd[tr], r) {
+				checkP(p, tr < 2 || r%16 == 0)
+				pcs, succ = expand(g, p, pcs, succ)
+				for _, s := range succ {
+					rs := g.Rank(s)
+					fwd[tr+1][rs>>6] |= 1 << (rs & 63)
+				}
 			}
-			p := toKey(u, b, w)
-			checkP(p, tr < 2 || r%16 == 0)
-			pcs, succ = expand(g, p, pcs, succ)
-			for _, s := range succ {
-				rs := d.rank(fromKey(s))
-				fwd[tr+1][rs>>6] |= 1 << (rs & 63)
-			}
+			r++
+			return true
 		})
 	}
 	for tr := 0; tr <= 4; tr++ {
@@ -356,43 +180,54 @@ func TestBackwardEnumeration(t *testing.T) {
 			t.Fatalf("forward tier %d: %d, want %d", tr, c, want[tr])
 		}
 	}
-	d.forEach(4, func(r uint64, u uint32, b, w int) {
-		if bitSet(fwd[4], r) && r%50 == 0 {
-			checkP(toKey(u, b, w), r%200 == 0)
+	var r4 uint64
+	g.Arrangements(4, func(p uint64) bool {
+		if bitSet(fwd[4], r4) && r4%50 == 0 {
+			checkP(p, r4%200 == 0)
 		}
+		r4++
+		return true
 	})
 	// Random arrangements of every tier, reachable or not.
 	for tr := 0; tr < maxT; tr++ {
 		for i := 0; i < 3000; i++ {
-			checkP(toKey(d.unrank(tr, rng.Uint64N(d.space(tr)))), true)
+			checkP(toKey(unrank(N, tr, rng.Uint64N(g.TierSpace(tr)))), true)
 		}
 	}
 	t.Logf("preds property: %d (P,s) pairs checked P in preds(s), %d preds checked s in Expand(P), %.1fs", nA, nB, time.Since(t0).Seconds())
 
 	// 3. Backward dense enumeration.
-	prev := make([]uint64, (d.space(0)+63)/64)
+	prev := make([]uint64, (g.TierSpace(0)+63)/64)
 	prev[r0>>6] |= 1 << (r0 & 63)
 	bms := make([][]uint64, maxT+1)
 	bms[0] = prev
+	// n counts the predecessors looked at.
+	var n uint64
+	inPrev := func(q uint64) bool {
+		n++
+		return bitSet(prev, g.Rank(q))
+	}
 	total := time.Now()
 	var totalArr, totalExam uint64
 	t.Logf("%4s %10s %10s %8s %8s %8s", "tier", "space", "reach", "exam/R", "exam/U", "ns/arr")
 	for tr := 1; tr <= maxT; tr++ {
-		cur := make([]uint64, (d.space(tr)+63)/64)
-		var reach, examR, examU uint64
+		cur := make([]uint64, (g.TierSpace(tr)+63)/64)
+		var r, reach, examR, examU uint64
 		st := time.Now()
-		d.forEach(tr, func(r uint64, u uint32, b, w int) {
-			ok, n := d.anyPred(u, b, w, prev)
-			if ok {
+		g.Arrangements(tr, func(p uint64) bool {
+			n = 0
+			if g.AnyPredecessor(p, inPrev) {
 				cur[r>>6] |= 1 << (r & 63)
 				reach++
-				examR += uint64(n)
+				examR += n
 			} else {
-				examU += uint64(n)
+				examU += n
 			}
+			r++
+			return true
 		})
 		el := time.Since(st)
-		sp := d.space(tr)
+		sp := g.TierSpace(tr)
 		totalArr += sp
 		totalExam += examR + examU
 		un := sp - reach
@@ -414,14 +249,16 @@ func TestBackwardEnumeration(t *testing.T) {
 		const T, M = 8, 2000000
 		keys := make([]uint64, 0, M)
 		stride := want[T] / M
-		var seen uint64
-		d.forEach(T, func(r uint64, u uint32, b, w int) {
+		var r, seen uint64
+		g.Arrangements(T, func(p uint64) bool {
 			if bitSet(bms[T], r) {
 				if seen%stride == 0 && len(keys) < M {
-					keys = append(keys, toKey(u, b, w))
+					keys = append(keys, p)
 				}
 				seen++
 			}
+			r++
+			return true
 		})
 		var m games.MoveStats
 		var nsucc uint64
@@ -440,19 +277,20 @@ func TestBackwardEnumeration(t *testing.T) {
 			pcsOnly += len(pcs)
 		}
 		t.Logf("  Pieces alone %.1f ns/pos", float64(time.Since(st).Nanoseconds())/float64(len(keys)))
-		var ex, ok int
+		var ex uint64
+		var ok int
+		prev = bms[T-1]
 		st = time.Now()
 		for _, k := range keys {
-			u, b, w := fromKey(k)
-			f, n := d.anyPred(u, b, w, bms[T-1])
-			ex += n
-			if f {
+			n = 0
+			if g.AnyPredecessor(k, inPrev) {
 				ok++
 			}
+			ex += n
 		}
-		t.Logf("  backward anyPred on the same keys: %.1f ns/pos (%.2f examined), %d ok", float64(time.Since(st).Nanoseconds())/float64(len(keys)), float64(ex)/float64(len(keys)), ok)
+		t.Logf("  backward AnyPredecessor on the same keys: %.1f ns/pos (%.2f examined), %d ok", float64(time.Since(st).Nanoseconds())/float64(len(keys)), float64(ex)/float64(len(keys)), ok)
 		if ok != len(keys) {
-			t.Errorf("anyPred false on reachable keys")
+			t.Errorf("AnyPredecessor false on reachable keys")
 		}
 	}
 
@@ -462,10 +300,13 @@ func TestBackwardEnumeration(t *testing.T) {
 		st := time.Now()
 		for tr := 0; tr <= maxT; tr++ {
 			bm := bms[tr]
-			d.forEach(tr, func(r uint64, u uint32, b, w int) {
+			var r uint64
+			g.Arrangements(tr, func(p uint64) bool {
 				if bitSet(bm, r) {
-					moves += d.countMoves(u, b, w)
+					moves += countMoves(g, p)
 				}
+				r++
+				return true
 			})
 		}
 		t.Logf("count-only moves %d (want %d) in %.2fs", moves, uint64(wantMoves), time.Since(st).Seconds())
@@ -477,13 +318,15 @@ func TestBackwardEnumeration(t *testing.T) {
 		st = time.Now()
 		for tr := 0; tr <= maxT; tr++ {
 			bm := bms[tr]
-			d.forEach(tr, func(r uint64, u uint32, b, w int) {
+			var r uint64
+			g.Arrangements(tr, func(p uint64) bool {
 				if bitSet(bm, r) {
-					k := toKey(u, b, w)
-					pcs = g.Pieces(k, pcs[:0])
-					succ = g.Expand(k, pcs, succ[:0], &m, 1)
+					pcs = g.Pieces(p, pcs[:0])
+					succ = g.Expand(p, pcs, succ[:0], &m, 1)
 					lens += uint64(len(succ))
 				}
+				r++
+				return true
 			})
 		}
 		t.Logf("Pieces+Expand over all reachable: moves %d (MoveStats %d) in %.2fs", lens, m.Moves, time.Since(st).Seconds())

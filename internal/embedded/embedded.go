@@ -58,6 +58,8 @@ type Options struct {
 	Keep bool
 	// PiecesCodec compresses the pieces table's pages; zero is zstd.
 	PiecesCodec schema.Codec
+	// Forward is coordinator.Config.Forward.
+	Forward bool
 	// NoSpaceCheck skips the free-space estimate before each stage
 	// (coordinator.Config.NoSpaceCheck); otherwise Data and a directory
 	// store are checked.
@@ -154,7 +156,7 @@ func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Resul
 		Game: o.Game, Board: o.Board, Start: o.Start, Run: o.Run,
 		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget, AckWait: o.AckWait,
 		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry, Positions: o.Positions, Keep: o.Keep,
-		PiecesCodec: o.PiecesCodec, Log: o.Log, Progress: o.Progress, Metrics: o.Metrics.coordinator(),
+		PiecesCodec: o.PiecesCodec, Forward: o.Forward, Log: o.Log, Progress: o.Progress, Metrics: o.Metrics.coordinator(),
 		SpaceDirs: []string{o.Data}, NoSpaceCheck: o.NoSpaceCheck, CompactMin: o.CompactMin,
 		// The coordinator shares the machine with the workers: small
 		// tiers cost it no more than them, without a barrier each.
