@@ -2,7 +2,6 @@ package coordinator_test
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,19 +11,10 @@ import (
 	"github.com/census-cgt/census/internal/embedded"
 )
 
-// runWay runs a census on its own data, backward unless forward is set.
+// runWay runs a census, backward unless forward is set.
 func runWay(t *testing.T, game, board, start string, shards int, forward bool) (*coordinator.Result, string) {
 	t.Helper()
-	tmp := t.TempDir()
-	out := coordinator.OutputDir(filepath.Join(tmp, "out"), game, board)
-	res, err := embedded.Run(context.Background(), embedded.Options{
-		Game: game, Board: board, Start: start, Out: out, Data: filepath.Join(tmp, "data"),
-		Workers: 2, Shards: shards, MemBudget: 64 << 20, Version: "test", Forward: forward,
-	})
-	if err != nil {
-		t.Fatalf("census %s %s (forward %v): %v", game, board, forward, err)
-	}
-	return res, out
+	return runCensus(t, embedded.Options{Game: game, Board: board, Start: start, Workers: 2, Shards: shards, Forward: forward})
 }
 
 // TestBackwardTiers runs Amazons censuses whose tiers are found backwards

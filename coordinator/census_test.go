@@ -28,16 +28,22 @@ func census(t testing.TB, game, board, start string, shards, workers int) (schem
 // bytes of them are written (coordinator.Config.CompactMin).
 func censusCompact(t testing.TB, game, board, start string, shards, workers int, compactMin uint64) (*coordinator.Result, string) {
 	t.Helper()
+	return runCensus(t, embedded.Options{Game: game, Board: board, Start: start, Workers: workers, Shards: shards, CompactMin: compactMin})
+}
+
+// runCensus runs the census o asks for, with outputs and data of its own
+// and 64 MiB a job, and returns its result and its output directory.
+func runCensus(t testing.TB, o embedded.Options) (*coordinator.Result, string) {
+	t.Helper()
 	tmp := t.TempDir()
-	out := coordinator.OutputDir(filepath.Join(tmp, "out"), game, board)
-	res, err := embedded.Run(context.Background(), embedded.Options{
-		Game: game, Board: board, Start: start, Out: out, Data: filepath.Join(tmp, "data"),
-		Workers: workers, Shards: shards, MemBudget: 64 << 20, Version: "test", CompactMin: compactMin,
-	})
+	o.Out = coordinator.OutputDir(filepath.Join(tmp, "out"), o.Game, o.Board)
+	o.Data = filepath.Join(tmp, "data")
+	o.MemBudget, o.Version = 64<<20, "test"
+	res, err := embedded.Run(context.Background(), o)
 	if err != nil {
-		t.Fatalf("census %s %s: %v", game, board, err)
+		t.Fatalf("census %s %s: %v", o.Game, o.Board, err)
 	}
-	return res, out
+	return res, o.Out
 }
 
 // counts is s without its stage times, which differ from run to run.

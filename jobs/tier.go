@@ -179,13 +179,14 @@ func (k *tierKernel) backward() error {
 	k.reserved = true
 	var prev []uint64
 	if j.Tier > 0 {
-		prev = make([]uint64, (d.TierSpace(j.Tier-1)+63)/64)
+		space := d.TierSpace(j.Tier - 1)
+		prev = make([]uint64, (space+63)/64)
 		err := k.in.run(k.ctx, k.st, j.Inputs, KindPositions, g, k.reads, func(pos uint64) error {
 			if t := g.Tier(pos); t != j.Tier-1 {
 				return fmt.Errorf("%w: input position %s is in tier %d, not %d", ErrCorrupt, g.Format(pos), t, j.Tier-1)
 			}
 			r := d.Rank(pos)
-			if r >= d.TierSpace(j.Tier-1) {
+			if r >= space {
 				return fmt.Errorf("%w: input position %s is not an arrangement of tier %d", ErrCorrupt, g.Format(pos), j.Tier-1)
 			}
 			prev[r>>6] |= 1 << (r & 63)
