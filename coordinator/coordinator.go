@@ -81,8 +81,8 @@ type Config struct {
 	// PiecesCodec compresses the pieces table's pages; zero is zstd.
 	PiecesCodec schema.Codec
 	// Forward finds every tier from the successors of the one before,
-	// also for a game whose tiers a run finds backwards by default (see
-	// backwardTiers).
+	// also for a game whose tiers a run finds backwards or lists by
+	// default (see backwardTiers and listedTiers).
 	Forward bool
 	// AckWait is how long a job may go without a heartbeat before it is
 	// delivered to another worker, set on the workers' consumer; zero
@@ -167,6 +167,8 @@ type Result struct {
 	// Backward says that the run found its tiers backwards
 	// (jobs.Spec.Backward).
 	Backward bool
+	// Listed says that the run listed its tiers (jobs.Spec.Listed).
+	Listed bool
 }
 
 // Run runs the census, writes its outputs into cfg.Out and returns its
@@ -188,7 +190,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	plan, resumed, err := st.plan(ctx, cfg.Run, Plan{Game: cfg.Game, Board: cfg.Board, Start: cfg.Start,
 		Shards: cfg.Shards, ReduceShards: reduceShards, MemBudget: cfg.MemBudget, Store: cfg.StoreURL, NoSymmetry: cfg.NoSymmetry, Positions: cfg.Positions, Keep: cfg.Keep,
 		CompactMin: cmp.Or(cfg.CompactMin, DefaultCompactMin), PiecesCodec: piecesCodecName(cfg.PiecesCodec),
-		Backward: backwardTiers(g, cfg)})
+		Backward: backwardTiers(g, cfg), Listed: listedTiers(g, cfg)})
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +202,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Store: plan.Store,
 		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions, Keep: plan.Keep, PiecesCodec: plan.PiecesCodec,
-		Backward: plan.Backward}
+		Backward: plan.Backward, Listed: plan.Listed}
 	asked := ctx
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
@@ -331,7 +333,7 @@ func (c *census) run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	sum := summarize(c.g, c.tiers, c.total, counts, classes)
-	return &Result{Summary: sum, Tiers: c.tiers, Tables: tables, Positions: c.positions, Compactions: c.pieces.made, Kept: c.kept, Backward: c.spec.Backward}, nil
+	return &Result{Summary: sum, Tiers: c.tiers, Tables: tables, Positions: c.positions, Compactions: c.pieces.made, Kept: c.kept, Backward: c.spec.Backward, Listed: c.spec.Listed}, nil
 }
 
 // prepareTiers makes ready the places of every tier's blobs, the
@@ -395,6 +397,12 @@ func (c *census) tier(ctx context.Context, t int) (bool, error) {
 		}
 	}
 	nextShards := c.cfg.shards(uint64(float64(incoming) * max(c.branching, 1)))
+	if c.spec.Listed {
+		// A listed tier reads nothing: the listing's count of its
+		// positions, one an orbit, sizes it, and the next tier's.
+		incoming = c.listedSize(t)
+		nextShards = c.cfg.shards(c.listedSize(t + 1))
+	}
 	if c.spec.Backward {
 		var space uint64
 		if t+1 <= c.g.MaxTier() {
@@ -418,7 +426,10 @@ func (c *census) tier(ctx context.Context, t int) (bool, error) {
 	batch := make([]jobs.Job, c.shards)
 	for s := range batch {
 		batch[s] = jobs.Job{Tier: &jobs.TierJob{Spec: c.spec, Tier: t, Shard: s, Shards: c.shards,
-			NextShards: nextShards, ReduceShards: c.reduceShards, Inputs: c.inputs[s]}}
+			NextShards: nextShards, ReduceShards: c.reduceShards}}
+		if !c.spec.Listed {
+			batch[s].Tier.Inputs = c.inputs[s]
+		}
 	}
 	// The piece fragments of the tiers before, when due, are compacted
 	// while this tier's jobs run. They go first: a compaction is one
@@ -845,6 +856,30 @@ func backwardTiers(g games.Game, cfg Config) bool {
 		}
 	}
 	return true
+}
+
+// listedTiers says whether a new run lists its tiers (jobs.Spec.Listed):
+// for a game whose reachable positions of a tier can be listed outright
+// (Domineering, whose reachable positions are the sets dominoes tile),
+// where listing a tier costs a fraction of sending on every successor of
+// the tier before (docs/performance.md, "Domineering's tiers listed"). As
+// for backward tiers, the positions table and the kept positions want a
+// tier's positions in their shards by key: a run that asks for either,
+// or Forward, runs forward.
+func listedTiers(g games.Game, cfg Config) bool {
+	l, ok := g.(games.Listed)
+	return ok && !cfg.Forward && !cfg.Positions && !cfg.Keep && l.ListedTiers()
+}
+
+// listedSize is about the number of positions a listed run stores in
+// tier t: the tier's reachable positions over the order of the start's
+// symmetry group.
+func (c *census) listedSize(t int) uint64 {
+	if t > c.g.MaxTier() {
+		return 0
+	}
+	gr := games.StartGroup(c.g, !c.spec.NoSymmetry)
+	return c.g.(games.Listed).TierSize(t) / uint64(gr.Size())
 }
 
 func startMoves(g games.Game) int {

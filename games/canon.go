@@ -28,6 +28,7 @@ import "math/bits"
 // group.
 func (gr *Group) plan() {
 	gr.canon, gr.orbit = (*Group).canonShared, (*Group).orbitShared
+	gr.least = (*Group).leastCanon
 	if gr.geo.planes == 1 {
 		for _, k := range gr.keep {
 			if k&2 != 0 {
@@ -281,8 +282,9 @@ func (gr *Group) planD4() bool {
 	for s, k := range keep {
 		p.rot[s] = rotation(k == 2, g.planes == 2 && reversed[s])
 	}
-	gr.canon, gr.orbit = (*Group).canonD4x1, (*Group).orbitD4x1
+	gr.canon, gr.orbit, gr.least = (*Group).canonD4x1, (*Group).orbitD4x1, (*Group).leastD4x1
 	if g.planes == 2 {
+		gr.least = (*Group).leastCanon
 		gr.canon, gr.orbit = (*Group).canonD4x2, (*Group).orbitD4x2
 	}
 	return true
@@ -323,6 +325,26 @@ func (gr *Group) canonD4x1(key uint64) uint64 {
 	th := bits.ReverseBytes64(tm) >> sH
 	best := min(min(min(e, r), min(m>>sC, h)), min(min(t, tr), min(tm>>sC, th)))
 	return p.in[2].right(p.in[1].right(p.in[0].right(best >> (p.off & 63))))
+}
+
+// leastD4x1 is Least for the groups of canonD4x1. The spread keeps the
+// order of keys, so key is least when no image of its spread is below the
+// spread; the images are tried the cheapest first (a byte reversal, then
+// the mirror, then the transposes), and the first below it ends the test.
+func (gr *Group) leastD4x1(key uint64) bool {
+	p := &gr.bytes
+	sR, sC, sH := p.sR&63, p.sC&63, (p.sR+p.sC)&63
+	e := p.out[2].left(p.out[1].left(p.out[0].left(key))) << (p.off & 63)
+	if bits.ReverseBytes64(e)>>sR < e {
+		return false
+	}
+	m := mirror8(e)
+	if min(m>>sC, bits.ReverseBytes64(m)>>sH) < e {
+		return false
+	}
+	t := transpose8(e)
+	tm := mirror8(t)
+	return min(min(t, bits.ReverseBytes64(t)>>sR), min(tm>>sC, bits.ReverseBytes64(tm)>>sH)) >= e
 }
 
 // canonD4x2 is Canon for a two-plane key on a square board of at most

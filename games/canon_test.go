@@ -48,7 +48,7 @@ func randomKey(rng *rand.Rand, g games.Game) uint64 {
 // TestCanonIsLeastImage checks Group.Canon against the least image of
 // every map of the start's group applied one at a time, for every game on
 // every board shape it allows, with symmetry on and off, on random keys
-// and keys the group fixes, and checks CanonOrbit, Orbit and Images
+// and keys the group fixes, and checks Least, CanonOrbit, Orbit and Images
 // against it too.
 func TestCanonIsLeastImage(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
@@ -83,6 +83,9 @@ func TestCanonIsLeastImage(t *testing.T) {
 						want := canonRef(g, on, key)
 						if got := gr.Canon(key); got != want {
 							t.Fatalf("%s %dx%d symmetry %v: Canon(%#x) = %#x, want %#x", name, rows, cols, on, key, got, want)
+						}
+						if gr.Least(key) != (key == want) || !gr.Least(want) {
+							t.Fatalf("%s %dx%d symmetry %v: Least(%#x) = %v, Least(%#x) = %v, the least image is %#x", name, rows, cols, on, key, gr.Least(key), want, gr.Least(want), want)
 						}
 						if i%4 <= 2 {
 							c, o := gr.CanonOrbit(key)
@@ -181,6 +184,26 @@ func BenchmarkCanon(b *testing.B) {
 			}
 			canonSink += sink
 			b.ReportMetric(float64(gr.Size()), "maps")
+		})
+	}
+}
+
+// BenchmarkLeast measures Group.Least as BenchmarkCanon measures Canon;
+// one op is one key.
+func BenchmarkLeast(b *testing.B) {
+	for _, bb := range canonBenchBoards {
+		g, keys := canonSample(b, bb.game, bb.board)
+		b.Run(bb.game+"-"+bb.board, func(b *testing.B) {
+			gr := games.StartGroup(g, true)
+			least := 0
+			n, mask := 0, len(keys)-1
+			for b.Loop() {
+				if gr.Least(keys[n&mask]) {
+					least++
+				}
+				n++
+			}
+			canonSink += uint64(least)
 		})
 	}
 }

@@ -172,6 +172,7 @@ type Group struct {
 	// chosen need.
 	canon func(*Group, uint64) uint64
 	orbit func(*Group, uint64) (canon, orbit uint64)
+	least func(*Group, uint64) bool
 	one   oneMap
 	rect  rectPlan
 	bytes bytePlan
@@ -212,6 +213,15 @@ func (gr *Group) Size() int { return len(gr.maps) }
 // Canon is the least key of the orbit of key, computed by the function
 // plan chose for the group (see canon.go).
 func (gr *Group) Canon(key uint64) uint64 { return gr.canon(gr, key) }
+
+// Least reports whether key is the least key of its orbit: Canon(key) ==
+// key, for a caller that throws away all but the least of each orbit (a
+// listed tier, where seven keys in eight are not), and so needs no image
+// once one is smaller.
+func (gr *Group) Least(key uint64) bool { return gr.least(gr, key) }
+
+// leastCanon is Least by Canon, for the groups with no Least of their own.
+func (gr *Group) leastCanon(key uint64) bool { return gr.canon(gr, key) == key }
 
 // canonShared is Canon for any group. It computes each image once and
 // shares the work between them: the column flip is the half turn of the

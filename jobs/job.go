@@ -54,6 +54,11 @@ type Spec struct {
 	// are all of the previous tier's positions, and it writes the
 	// positions it stored (tier.go, backward).
 	Backward bool `json:"backward,omitempty"`
+	// Listed finds each tier on its own, for a game whose reachable
+	// positions of a tier can be listed outright (games.Listed): a tier
+	// job reads no inputs and writes no successors; its shard is a part
+	// of the listing, not a range of hashes (tier.go, listed).
+	Listed bool `json:"listed,omitempty"`
 }
 
 // budget is the memory budget of a job, at least 1MiB.

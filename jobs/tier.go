@@ -21,6 +21,9 @@ func (j *TierJob) validate() error {
 	case j.Run == "":
 		return fmt.Errorf("%w: no run id", ErrInvalid)
 	}
+	if j.Listed && (j.Backward || len(j.Inputs) > 0) {
+		return fmt.Errorf("%w: a listed tier job reads no inputs and runs no other way", ErrInvalid)
+	}
 	for _, b := range j.Inputs {
 		if b.Kind != KindPositions {
 			return fmt.Errorf("%w: input %s holds %s, not positions", ErrInvalid, b.Name, b.Kind)
@@ -43,8 +46,11 @@ func runTier(ctx context.Context, st store.Store, j *TierJob, opts Options) (*Ti
 	k := newTierKernel(ctx, st, j, g, opts)
 	defer k.abort()
 	find := k.merge
-	if j.Backward {
+	switch {
+	case j.Backward:
 		find = k.backward
+	case j.Listed:
+		find = k.listed
 	}
 	if err := find(); err != nil {
 		return nil, fmt.Errorf("tier %d shard %d: %w", j.Tier, j.Shard, err)
@@ -223,6 +229,33 @@ func (k *tierKernel) backward() error {
 	return err
 }
 
+// listed finds the positions of the job's part of a listed tier: the
+// reachable positions the game lists for the part that are the least of
+// their orbits. It visits each as merge does, but sends no successors and
+// reads no inputs: every tier is listed on its own. The parts split the
+// listing, not the hashes of the keys, so a job tests no shard: the
+// positions of a listed run go nowhere by shard (no positions table, no
+// kept positions).
+func (k *tierKernel) listed() error {
+	g, j := k.g, k.j
+	l, ok := g.(games.Listed)
+	if !ok || !l.ListedTiers() {
+		return fmt.Errorf("%w: %s from %q has no tiers to list", ErrInvalid, g.Name(), j.Start)
+	}
+	// No inputs tell how many positions are to come: the spillers grow
+	// as the job goes.
+	k.reserved = true
+	var err error
+	l.ListTier(j.Tier, j.Shard, j.Shards, func(pos uint64) bool {
+		if !k.group.Least(pos) {
+			return true
+		}
+		err = k.visit(pos)
+		return err == nil
+	})
+	return err
+}
+
 // visit takes one position of the shard through every step.
 func (k *tierKernel) visit(pos uint64) error {
 	w, err := k.check(pos)
@@ -250,7 +283,7 @@ func (k *tierKernel) check(pos uint64) (uint64, error) {
 	if t := g.Tier(pos); t != j.Tier {
 		return 0, fmt.Errorf("%w: position %s is in tier %d, not %d", ErrCorrupt, g.Format(pos), t, j.Tier)
 	}
-	if b := Bucket(pos, j.Shards); b != j.Shard {
+	if b := Bucket(pos, j.Shards); b != j.Shard && !j.Listed {
 		return 0, fmt.Errorf("%w: position %s belongs to shard %d, not %d", ErrCorrupt, g.Format(pos), b, j.Shard)
 	}
 	canon, w := k.group.CanonOrbit(pos)
@@ -352,10 +385,10 @@ func (k *tierKernel) shape(pos, w uint64, live int) error {
 }
 
 // expand sends the successors of pos on to the shards of the next tier;
-// a backward job counts its moves only.
+// a backward or listed job counts its moves only.
 func (k *tierKernel) expand(pos, w uint64) error {
 	k.succ = k.g.Expand(pos, k.pcs, k.succ[:0], k.moves, w)
-	if k.j.Backward {
+	if k.j.Backward || k.j.Listed {
 		return nil
 	}
 	for i, s := range k.succ {

@@ -645,3 +645,60 @@ func TestBackwardTierJobBadInput(t *testing.T) {
 		t.Errorf("backward tier 1 stored %v, the start's successors are %v", got, want)
 	}
 }
+
+// TestListedTierJob checks what a listed tier job refuses (a game whose
+// tiers are not listed, inputs, a backward spec) and that the parts of a
+// listed tier count what the forward tier job counts from the tier
+// before's successors.
+func TestListedTierJob(t *testing.T) {
+	ctx := context.Background()
+	st := newStore(t)
+	for name, spec := range map[string]Spec{
+		"Clobber":  {Run: "bad", Game: "clobber", Board: "2x2", Listed: true},
+		"backward": {Run: "bad", Game: "domineering", Board: "2x2", Listed: true, Backward: true},
+	} {
+		_, err := Run(ctx, st, Job{Tier: &TierJob{Spec: spec, Shards: 1, NextShards: 1, ReduceShards: 1}}, Options{})
+		if !errors.Is(err, ErrInvalid) {
+			t.Errorf("listed %s: %v, want an error wrapping %v", name, err, ErrInvalid)
+		}
+	}
+	g := mustGame(t, "domineering", "3x4", "")
+	start, err := putKeys(ctx, st, "fwd/start.frag", headerFor(g, KindPositions, 0), []uint64{g.Start()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := Spec{Run: "list", Game: "domineering", Board: "3x4", Listed: true}
+	_, err = Run(ctx, st, Job{Tier: &TierJob{Spec: listed, Shards: 1, NextShards: 1, ReduceShards: 1, Inputs: []Blob{start}}}, Options{})
+	if !errors.Is(err, ErrInvalid) {
+		t.Errorf("listed tier job with inputs: %v, want an error wrapping %v", err, ErrInvalid)
+	}
+	// Forward: tiers 0 to 2, tier 2 from tier 1's successors.
+	fwd := Spec{Run: "fwd", Game: "domineering", Board: "3x4"}
+	in := []Blob{start}
+	var want TierStats
+	for tier := 0; tier <= 2; tier++ {
+		res, err := Run(ctx, st, Job{Tier: &TierJob{Spec: fwd, Tier: tier, Shards: 1, NextShards: 1, ReduceShards: 1, Inputs: in}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, want = res.Tier.Next, res.Tier.Stats
+	}
+	// Listed: tier 2 alone, in three parts.
+	var got TierStats
+	for part := range 3 {
+		res, err := Run(ctx, st, Job{Tier: &TierJob{Spec: listed, Tier: 2, Shard: part, Shards: 3, NextShards: 1, ReduceShards: 1}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Tier.Next) > 0 {
+			t.Errorf("listed part %d sent on %v", part, res.Tier.Next)
+		}
+		if res.Tier.Stats.Stored == 0 {
+			t.Errorf("listed part %d stored nothing", part)
+		}
+		got.Add(res.Tier.Stats)
+	}
+	if want.Positions == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("listed tier 2 counts %+v, forward %+v", got, want)
+	}
+}

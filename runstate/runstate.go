@@ -75,6 +75,9 @@ type Plan struct {
 	// Backward finds each tier from the one before it backwards
 	// (jobs.Spec.Backward); a run resumed keeps the way it began with.
 	Backward bool `json:"backward,omitempty"`
+	// Listed finds each tier on its own (jobs.Spec.Listed); a run
+	// resumed keeps the way it began with.
+	Listed bool `json:"listed,omitempty"`
 }
 
 // TierPlan is the sharding of one tier, stored before its jobs are
