@@ -22,7 +22,9 @@ import "math/bits"
 //     layout;
 //   - canonShared for any other group.
 //
-// It chooses CanonOrbit's function with it (see orbit.go).
+// It chooses CanonOrbit's function with it (see orbit.go), and Least's:
+// leastD4x1 for the groups of canonD4x1, Canon against the key for the
+// others.
 
 // plan chooses the functions that compute Canon and CanonOrbit for the
 // group.
