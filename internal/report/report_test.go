@@ -87,7 +87,7 @@ func TestPublishedRunsInOrder(t *testing.T) {
 		got = append(got, r.ID)
 	}
 	want := []string{"clobber-3x5", "clobber-4x4", "clobber-3x6", "clobber-2x10", "clobber-4x5", "clobber-3x7", "clobber-3x8", "clobber-4x6", "clobber-5x5",
-		"domineering-5x6", "domineering-6x6", "amazons-4x4", "amazons-4x5", "mutorere-8", "mutorere-8-free-centre"}
+		"domineering-5x6", "domineering-6x6", "domineering-6x7", "amazons-4x4", "amazons-4x5", "mutorere-8", "mutorere-8-free-centre"}
 	if !slices.Equal(got, want) {
 		t.Errorf("runs %v, want %v", got, want)
 	}
@@ -124,7 +124,7 @@ func TestChartsAreInlineSVG(t *testing.T) {
 	if want := wantCharts("amazons"); !slices.Equal(overlays, want) {
 		t.Errorf("overlays %v, want %v", overlays, want)
 	}
-	// Four charts a tiered run (13), one the edge-rule joins of each
+	// Four charts a tiered run (14), one the edge-rule joins of each
 	// Amazons run, one the outcomes by tier of each solved run, one each
 	// Mū tōrere run, five overlays.
 	solved := 0
@@ -133,7 +133,7 @@ func TestChartsAreInlineSVG(t *testing.T) {
 			solved++
 		}
 	}
-	if n, want := len(doc.all(named("svg"))), 4*13+2+solved+2+5; n != want {
+	if n, want := len(doc.all(named("svg"))), 4*14+2+solved+2+5; n != want {
 		t.Errorf("%d <svg> in the page, want %d", n, want)
 	}
 }
