@@ -839,15 +839,13 @@ const maxShards = 4096
 // its start (Amazons with one amazon a side), where a tier's arrangements
 // are nearly all reachable and testing each for a reachable predecessor
 // costs a fraction of sending on every successor (docs/performance.md, "the
-// backward tiers of a dense board"). The positions table and the kept
-// positions want a tier's positions as the forward tiers find them, in
-// their shards by key: a run that asks for either, or Forward, runs
-// forward. So does a board whose largest tier's bitmap, which every job of
-// the next tier holds, would take more than a quarter of a job's memory
-// budget (Amazons 4x5's takes 2.3 MB, 5x5's 101 MB, 5x6's 4.4 GB).
+// backward tiers of a dense board"), unless the run goes forward
+// (forwardOnly). So does a board whose largest tier's bitmap, which every
+// job of the next tier holds, would take more than a quarter of a job's
+// memory budget (Amazons 4x5's takes 2.3 MB, 5x5's 101 MB, 5x6's 4.4 GB).
 func backwardTiers(g games.Game, cfg Config) bool {
 	d, ok := g.(games.Dense)
-	if !ok || !d.DenseTiers() || cfg.Forward || cfg.Positions || cfg.Keep {
+	if !ok || !d.DenseTiers() || forwardOnly(cfg) {
 		return false
 	}
 	for t := 0; t <= g.MaxTier(); t++ {
@@ -862,14 +860,18 @@ func backwardTiers(g games.Game, cfg Config) bool {
 // for a game whose reachable positions of a tier can be listed outright
 // (Domineering, whose reachable positions are the sets dominoes tile),
 // where listing a tier costs a fraction of sending on every successor of
-// the tier before (docs/performance.md, "Domineering's tiers listed"). As
-// for backward tiers, the positions table and the kept positions want a
-// tier's positions in their shards by key: a run that asks for either,
-// or Forward, runs forward.
+// the tier before (docs/performance.md, "Domineering's tiers listed
+// outright"), unless the run goes forward (forwardOnly).
 func listedTiers(g games.Game, cfg Config) bool {
 	l, ok := g.(games.Listed)
-	return ok && !cfg.Forward && !cfg.Positions && !cfg.Keep && l.ListedTiers()
+	return ok && !forwardOnly(cfg) && l.ListedTiers()
 }
+
+// forwardOnly says whether a run finds every tier forwards, whatever its
+// game allows: the positions table and the kept positions want a tier's
+// positions as the forward tiers find them, in their shards by key, and
+// Forward asks for it.
+func forwardOnly(cfg Config) bool { return cfg.Forward || cfg.Positions || cfg.Keep }
 
 // listedSize is about the number of positions a listed run stores in
 // tier t: the tier's reachable positions over the order of the start's

@@ -216,7 +216,7 @@ func (k *tierKernel) backward() error {
 	start := g.Start()
 	var err error
 	d.Arrangements(j.Tier, func(pos uint64) bool {
-		if Bucket(pos, j.Shards) != j.Shard || k.group.Canon(pos) != pos {
+		if Bucket(pos, j.Shards) != j.Shard || !k.group.Least(pos) {
 			return true
 		}
 		if j.Tier == 0 && pos != start || j.Tier > 0 && !d.AnyPredecessor(pos, reached) {
