@@ -90,6 +90,15 @@ type MoveStats struct {
 	MovedPiece, MovedPieceSplit []uint64
 }
 
+// MoveCounter is a Game that adds the per-move measures of a position to
+// MoveStats without listing its successors: CountMoves(pos, pieces, m,
+// weight) adds exactly what Expand(pos, pieces, dst, m, weight) adds. A
+// census whose tiers send no successors (listed or backward tiers) counts
+// the moves of each position with it.
+type MoveCounter interface {
+	CountMoves(pos uint64, pieces []Piece, m *MoveStats, weight uint64)
+}
+
 // MovedPieceStride is the row length of MoveStats.MovedPiece.
 const MovedPieceStride = 65
 

@@ -86,6 +86,7 @@ type tierKernel struct {
 	scratch           []uint64       // radix scratch of the key spillers
 	stats             TierStats
 	moves             *games.MoveStats
+	counter           games.MoveCounter // nil unless the game counts moves without listing them
 	pcs               []games.Piece
 	succ              []uint64
 	seen              []games.PieceKey
@@ -106,6 +107,7 @@ func newTierKernel(ctx context.Context, st store.Store, j *TierJob, g games.Game
 		group: games.StartGroup(g, !j.NoSymmetry),
 		moves: games.NewMoveStats(g.Name() == "clobber"),
 	}
+	k.counter, _ = g.(games.MoveCounter)
 	k.next = newSpiller(ctx, st, j.NextShards, shares.Successors.records(budget, keyBytes), func(part int) string {
 		return successorBlob(j.Run, j.Tier+1, j.Shard, part)
 	}, k.keyWriter(KindPositions, j.Tier+1))
@@ -387,10 +389,15 @@ func (k *tierKernel) shape(pos, w uint64, live int) error {
 // expand sends the successors of pos on to the shards of the next tier;
 // a backward or listed job counts its moves only.
 func (k *tierKernel) expand(pos, w uint64) error {
-	k.succ = k.g.Expand(pos, k.pcs, k.succ[:0], k.moves, w)
 	if k.j.Backward || k.j.Listed {
+		if k.counter != nil {
+			k.counter.CountMoves(pos, k.pcs, k.moves, w)
+		} else {
+			k.succ = k.g.Expand(pos, k.pcs, k.succ[:0], k.moves, w)
+		}
 		return nil
 	}
+	k.succ = k.g.Expand(pos, k.pcs, k.succ[:0], k.moves, w)
 	for i, s := range k.succ {
 		k.succ[i] = k.group.Canon(s)
 	}

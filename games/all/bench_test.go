@@ -161,6 +161,28 @@ func BenchmarkExpand(b *testing.B) {
 	})
 }
 
+// BenchmarkCountMoves measures what a listed or backward tier job asks of
+// a game per position, where no successor is sent: the moves counted, not
+// listed (games.MoveCounter), for the games that can; compare
+// BenchmarkExpand.
+func BenchmarkCountMoves(b *testing.B) {
+	forEachBoard(b, func(b *testing.B, s *benchSample) {
+		c, ok := s.g.(games.MoveCounter)
+		if !ok {
+			b.Skip("lists its moves to count them")
+		}
+		m := games.NewMoveStats(s.g.Name() == "clobber")
+		n := 0
+		for b.Loop() {
+			i := n % len(s.pos)
+			c.CountMoves(s.pos[i], s.pcs[i], m, 1)
+			n++
+		}
+		benchSink += m.Moves
+		reportRate(b, n, "positions/s")
+	})
+}
+
 // BenchmarkPieces measures piece finding: one op finds the pieces of one
 // position into a reused slice.
 func BenchmarkPieces(b *testing.B) {

@@ -3,6 +3,7 @@ package all
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -311,6 +312,17 @@ func (m *model) checkExpand(t *testing.T, g games.Game, pos uint64, gr grid, pie
 		all, split := clobberMovedPiece(gr)
 		if !slices.Equal(ms.MovedPiece, all) || !slices.Equal(ms.MovedPieceSplit, split) {
 			t.Errorf("%s: moved-piece histograms differ from the naive ones", where)
+		}
+	}
+	// A game that counts moves without listing them counts what Expand
+	// counts, for any weight.
+	if c, ok := g.(games.MoveCounter); ok {
+		const weight = 7
+		want, got := games.NewMoveStats(m.name == "clobber"), games.NewMoveStats(m.name == "clobber")
+		g.Expand(pos, pieces, nil, want, weight)
+		c.CountMoves(pos, pieces, got, weight)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: CountMoves adds %+v, Expand %+v", where, *got, *want)
 		}
 	}
 }

@@ -181,6 +181,18 @@ func (g *Game) DeadFree(pos uint64, pieces []games.Piece) uint64 {
 // through empty squares, then shoots an arrow like a queen from where it
 // lands (its vacated square counts as empty).
 func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.MoveStats, weight uint64) []uint64 {
+	return g.expand(pos, pieces, dst, true, m, weight)
+}
+
+// CountMoves adds to m what Expand adds, without the successors: an
+// amazon's arrows from each square it can land on are counted, not listed.
+func (g *Game) CountMoves(pos uint64, pieces []games.Piece, m *games.MoveStats, weight uint64) {
+	g.expand(pos, pieces, nil, false, m, weight)
+}
+
+// expand is Expand, which appends the successors to dst when list is
+// true, and CountMoves, which does not.
+func (g *Game) expand(pos uint64, pieces []games.Piece, dst []uint64, list bool, m *games.MoveStats, weight uint64) []uint64 {
 	lo, hi := pos&0xffffffff, pos>>32
 	open := g.b.Full &^ (lo & hi)
 	amazons := lo ^ hi
@@ -223,6 +235,9 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 							joins++
 						}
 					}
+				}
+				if !list {
+					continue
 				}
 				dst = slices.Grow(dst, int(n))
 				for a := arrows; a != 0; a &= a - 1 {

@@ -87,37 +87,71 @@ func (g *Game) DeadFree(pos uint64, pieces []games.Piece) uint64 {
 // Expand appends the successor of every domino placement: vertical ones
 // (Left's) and horizontal ones (Right's).
 func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.MoveStats, weight uint64) []uint64 {
-	empty := g.b.Full &^ pos
 	for _, p := range pieces {
 		if !p.Live {
 			continue
 		}
+		vert, horiz := g.tops(p.Mask)
+		for pass, tops := range [2]uint64{vert, horiz} {
+			delta := g.delta(pass)
+			for ; tops != 0; tops &= tops - 1 {
+				i := bits.TrailingZeros64(tops)
+				dst = append(dst, pos|uint64(1)<<i|uint64(1)<<(i+delta))
+			}
+		}
+	}
+	g.CountMoves(pos, pieces, m, weight)
+	return dst
+}
+
+// CountMoves adds to m what Expand adds, without the successors: the
+// placements of a region are the pairs of its squares side by side, which
+// two shifts and two population counts find.
+func (g *Game) CountMoves(pos uint64, pieces []games.Piece, m *games.MoveStats, weight uint64) {
+	empty := g.b.Full &^ pos
+	var moves, joins uint64
+	for _, p := range pieces {
+		if !p.Live {
+			continue
+		}
+		vert, horiz := g.tops(p.Mask)
+		moves += uint64(bits.OnesCount64(vert) + bits.OnesCount64(horiz))
 		// What is left of the region after a placement is inside it, so a
 		// placement can join regions only when the region touches another
 		// empty square, which one test per region rules out for all its
 		// placements.
-		mayJoin := g.b.Nbrs4(p.Mask)&(empty&^p.Mask) != 0
-		// Tops of vertical dominoes, lefts of horizontal ones.
-		vert := p.Mask & (p.Mask >> g.b.Cols)
-		horiz := p.Mask & g.b.West(p.Mask)
+		if g.b.Nbrs4(p.Mask)&(empty&^p.Mask) == 0 {
+			continue
+		}
 		for pass, tops := range [2]uint64{vert, horiz} {
-			delta := g.b.Cols
-			if pass == 1 {
-				delta = 1
-			}
+			delta := g.delta(pass)
 			for ; tops != 0; tops &= tops - 1 {
 				i := bits.TrailingZeros64(tops)
 				domino := uint64(1)<<i | uint64(1)<<(i+delta)
-				dst = append(dst, pos|domino)
-				m.Moves += weight
 				rest := p.Mask &^ domino
-				if mayJoin && g.b.Nbrs4(rest)&(empty&^domino&^rest) != 0 {
-					m.Joins += weight
+				if g.b.Nbrs4(rest)&(empty&^domino&^rest) != 0 {
+					joins++
 				}
 			}
 		}
 	}
-	return dst
+	m.Moves += moves * weight
+	m.Joins += joins * weight
+}
+
+// tops are the top squares of the vertical dominoes that fit in region and
+// the left squares of the horizontal ones.
+func (g *Game) tops(region uint64) (vert, horiz uint64) {
+	return region & (region >> g.b.Cols), region & g.b.West(region)
+}
+
+// delta is how far a domino's second square lies from its first: a row
+// for the vertical ones (pass 0), a column for the horizontal ones.
+func (g *Game) delta(pass int) int {
+	if pass == 0 {
+		return g.b.Cols
+	}
+	return 1
 }
 
 // Translate shifts the region k to the corner of its box.
