@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/internal/hugepages"
 	"github.com/census-cgt/census/store"
 )
 
@@ -75,9 +76,11 @@ func newImageSet(ctx context.Context, st store.Store, limit int64, header Header
 	}
 	if n := int(nImgs); cap(s.imgs) < n {
 		s.imgs = make([]image, 0, n)
+		hugepages.Advise(s.imgs)
 	}
 	if n := int(nOrbits); cap(s.orbits) < n {
 		s.orbits = make([]orbitRow, 0, n)
+		hugepages.Advise(s.orbits)
 	}
 	return s
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/internal/hugepages"
 )
 
 // Bucket maps a key to one of n buckets by a fixed mix of its bits, the same
@@ -39,6 +40,7 @@ func sortUnique(keys, scratch []uint64) (sorted, newScratch []uint64) {
 	}
 	if cap(scratch) < len(keys) {
 		scratch = make([]uint64, len(keys))
+		hugepages.Advise(scratch)
 	}
 	scratch = scratch[:len(keys)]
 	return radixSortUnique(keys, scratch), scratch

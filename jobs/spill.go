@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/census-cgt/census/internal/hugepages"
 	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/store"
 )
@@ -41,6 +42,9 @@ func (s *spiller[T]) add(bucket int, v T) error {
 	if cap(b) == 0 && s.pool != nil {
 		b = s.pool.get()
 	}
+	if len(b) == cap(b) {
+		b = grown(b, len(b)+1)
+	}
 	s.bufs[bucket] = append(b, v)
 	s.items++
 	if s.items >= s.limit {
@@ -60,8 +64,13 @@ func addKeys(s *spiller[uint64], keys []uint64) error {
 	for _, key := range keys {
 		b := bucketOfMix(mix(key), n)
 		buf := s.bufs[b]
-		if cap(buf) == 0 && s.pool != nil {
-			buf = s.pool.get()
+		if len(buf) == cap(buf) {
+			if cap(buf) == 0 && s.pool != nil {
+				buf = s.pool.get()
+			}
+			if len(buf) == cap(buf) {
+				buf = grown(buf, len(buf)+1)
+			}
 		}
 		s.bufs[b] = append(buf, key)
 	}
@@ -84,13 +93,31 @@ func (s *spiller[T]) reserve(scale float64) {
 	}
 	total := min(float64(s.items)*scale*17/16, float64(s.limit))
 	for i, b := range s.bufs {
-		n := int(total*float64(len(b))/float64(s.items)) + 64
-		if cap(b) < n {
-			nb := make([]T, len(b), n)
-			copy(nb, b)
-			s.bufs[i] = nb
+		if n := int(total*float64(len(b))/float64(s.items)) + 64; cap(b) < n {
+			s.bufs[i] = grown(b, n)
 		}
 	}
+}
+
+// grown is b, copied into a fresh array of room for at least n records
+// and grown as append grows a slice (twice a small one, a quarter more a
+// large one), whose huge pages are advised (hugepages.Advise) before the
+// copy first touches them. A record buffer grown so, rather than by
+// append, faults its pages in 2 MiB at a time where the kernel gives huge
+// pages on advice: a fault costs some microseconds on a virtual machine
+// whose host backs the guest's memory lazily, and the first jobs of a
+// tier larger than the ones before fault in their buffers.
+func grown[T any](b []T, n int) []T {
+	c := cap(b)
+	if c < 256 {
+		c *= 2
+	} else {
+		c += (c + 3*256) / 4
+	}
+	nb := make([]T, len(b), max(n, c, 256))
+	hugepages.Advise(nb)
+	copy(nb, b)
+	return nb
 }
 
 // spill writes every non-empty bucket into one more part.

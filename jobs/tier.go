@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/internal/hugepages"
 	"github.com/census-cgt/census/store"
 )
 
@@ -223,6 +224,9 @@ func (k *tierKernel) backward() error {
 		}
 		if j.Tier == 0 && pos != start || j.Tier > 0 && !d.AnyPredecessor(pos, reached) {
 			return true
+		}
+		if len(k.stored) == cap(k.stored) {
+			k.stored = grown(k.stored, 0)
 		}
 		k.stored = append(k.stored, pos)
 		err = k.visit(pos)
@@ -650,6 +654,7 @@ func (c *pieceCache) grow() {
 		c.slots = old[:n]
 	} else {
 		c.slots = make([]pieceSlot, n)
+		hugepages.Advise(c.slots)
 	}
 	c.shift--
 	c.misses = 0

@@ -64,6 +64,22 @@ func Start() (stop func()) {
 	}
 }
 
+// buffersAdvised says whether Advise advises: where the kernel gives huge
+// pages only where advised, unless EnvVar is "off", and not under the
+// race detector.
+var buffersAdvised = sync.OnceValue(func() bool {
+	return !raceEnabled && os.Getenv(EnvVar) != "off" && advisedOnly()
+})
+
+// advise advises the whole huge pages of the n bytes from p.
+func advise(p, n uintptr) {
+	lo := (p + hugePage - 1) &^ (hugePage - 1)
+	hi := (p + n) &^ (hugePage - 1)
+	if hi > lo {
+		syscall.Syscall(syscall.SYS_MADVISE, lo, hi-lo, syscall.MADV_HUGEPAGE)
+	}
+}
+
 // advisedOnly reports whether the kernel backs memory with transparent
 // huge pages only where madvise asks for them.
 func advisedOnly() bool {

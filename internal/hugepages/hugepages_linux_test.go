@@ -130,3 +130,48 @@ func thpEligible(addr uint64) (bool, error) {
 	}
 	return false, fmt.Errorf("no mapping of /proc/self/smaps holds %#x, or it has no THPeligible", addr)
 }
+
+// TestAdviseBuffer checks, where the kernel gives huge pages only where
+// advised, that Advise makes a large buffer eligible for them unless
+// EnvVar is "off", and leaves a buffer of less than adviseMin bytes
+// alone. Each value runs in a process of its own, which reads EnvVar once.
+func TestAdviseBuffer(t *testing.T) {
+	if !advisedOnly() {
+		t.Skip("the kernel does not give transparent huge pages only where advised")
+	}
+	if raceEnabled {
+		t.Skip("Advise does nothing under the race detector")
+	}
+	if os.Getenv("HUGEPAGES_TEST_CHILD") == "1" {
+		want := os.Getenv(EnvVar) != "off"
+		big := make([]uint64, 8<<20) // 64 MiB
+		small := make([]byte, adviseMin-1)
+		Advise(big)
+		Advise(small)
+		for _, c := range []struct {
+			name string
+			addr *byte
+			want bool
+		}{
+			{"64 MiB", (*byte)(unsafe.Pointer(&big[len(big)/2])), want},
+			{"4 MiB less a byte", &small[len(small)/2], false},
+		} {
+			*c.addr = 1
+			eligible, err := thpEligible(uint64(uintptr(unsafe.Pointer(c.addr))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if eligible != c.want {
+				t.Errorf("%s=%q: a buffer of %s advised is eligible for huge pages: %v, want %v", EnvVar, os.Getenv(EnvVar), c.name, eligible, c.want)
+			}
+		}
+		return
+	}
+	for _, v := range []string{"", "on", "off"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestAdviseBuffer$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "HUGEPAGES_TEST_CHILD=1", EnvVar+"="+v)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%s=%q: %v\n%s", EnvVar, v, err, out)
+		}
+	}
+}
