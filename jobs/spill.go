@@ -43,7 +43,7 @@ func (s *spiller[T]) add(bucket int, v T) error {
 		b = s.pool.get()
 	}
 	if len(b) == cap(b) {
-		b = grown(b, len(b)+1)
+		b = grown(b, nextCap(cap(b)))
 	}
 	s.bufs[bucket] = append(b, v)
 	s.items++
@@ -69,7 +69,7 @@ func addKeys(s *spiller[uint64], keys []uint64) error {
 				buf = s.pool.get()
 			}
 			if len(buf) == cap(buf) {
-				buf = grown(buf, len(buf)+1)
+				buf = grown(buf, nextCap(cap(buf)))
 			}
 		}
 		s.bufs[b] = append(buf, key)
@@ -99,25 +99,27 @@ func (s *spiller[T]) reserve(scale float64) {
 	}
 }
 
-// grown is b, copied into a fresh array of room for at least n records
-// and grown as append grows a slice (twice a small one, a quarter more a
-// large one), whose huge pages are advised (hugepages.Advise) before the
-// copy first touches them. A record buffer grown so, rather than by
-// append, faults its pages in 2 MiB at a time where the kernel gives huge
-// pages on advice: a fault costs some microseconds on a virtual machine
-// whose host backs the guest's memory lazily, and the first jobs of a
-// tier larger than the ones before fault in their buffers.
+// grown is b, copied into a fresh array of room for n records, whose huge
+// pages are advised (hugepages.Advise) before the copy first touches
+// them. A record buffer grown so, rather than by append, faults its pages
+// in 2 MiB at a time where the kernel gives huge pages on advice: a fault
+// costs some microseconds on a virtual machine whose host backs the
+// guest's memory lazily, and the first jobs of a tier larger than the ones
+// before fault in their buffers.
 func grown[T any](b []T, n int) []T {
-	c := cap(b)
-	if c < 256 {
-		c *= 2
-	} else {
-		c += (c + 3*256) / 4
-	}
-	nb := make([]T, len(b), max(n, c, 256))
+	nb := make([]T, len(b), n)
 	hugepages.Advise(nb)
 	copy(nb, b)
 	return nb
+}
+
+// nextCap is the capacity a full buffer of capacity c grows to, as append
+// would grow it: twice a small one, a quarter more a large one.
+func nextCap(c int) int {
+	if c < 256 {
+		return max(2*c, 256)
+	}
+	return c + (c+3*256)/4
 }
 
 // spill writes every non-empty bucket into one more part.

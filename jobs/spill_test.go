@@ -125,3 +125,19 @@ func TestSpillerWriteError(t *testing.T) {
 		t.Errorf("a failed part left blobs %v", st.blobs)
 	}
 }
+
+// TestGrown checks that a buffer grown keeps its records and length, with
+// the room asked for, and that nextCap grows a full buffer as append
+// would: from nothing to 256, twice a small one, a quarter more a large one.
+func TestGrown(t *testing.T) {
+	b := []uint64{3, 1, 2}
+	g := grown(b, 1000)
+	if !slices.Equal(g, b) || cap(g) != 1000 {
+		t.Errorf("grown(%v, 1000) = %v of capacity %d", b, g, cap(g))
+	}
+	for _, c := range []struct{ in, want int }{{0, 256}, {1, 256}, {200, 400}, {256, 512}, {1 << 20, 1<<20 + (1<<20+768)/4}} {
+		if got := nextCap(c.in); got != c.want {
+			t.Errorf("nextCap(%d) = %d, want %d", c.in, got, c.want)
+		}
+	}
+}

@@ -226,7 +226,7 @@ func (k *tierKernel) backward() error {
 			return true
 		}
 		if len(k.stored) == cap(k.stored) {
-			k.stored = grown(k.stored, 0)
+			k.stored = grown(k.stored, nextCap(cap(k.stored)))
 		}
 		k.stored = append(k.stored, pos)
 		err = k.visit(pos)
