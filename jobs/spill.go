@@ -42,10 +42,7 @@ func (s *spiller[T]) add(bucket int, v T) error {
 	if cap(b) == 0 && s.pool != nil {
 		b = s.pool.get()
 	}
-	if len(b) == cap(b) {
-		b = grown(b, nextCap(cap(b)))
-	}
-	s.bufs[bucket] = append(b, v)
+	s.bufs[bucket] = append(withRoom(b), v)
 	s.items++
 	if s.items >= s.limit {
 		return s.spill()
@@ -68,9 +65,7 @@ func addKeys(s *spiller[uint64], keys []uint64) error {
 			if cap(buf) == 0 && s.pool != nil {
 				buf = s.pool.get()
 			}
-			if len(buf) == cap(buf) {
-				buf = grown(buf, nextCap(cap(buf)))
-			}
+			buf = withRoom(buf)
 		}
 		s.bufs[b] = append(buf, key)
 	}
@@ -111,6 +106,15 @@ func grown[T any](b []T, n int) []T {
 	hugepages.Advise(nb)
 	copy(nb, b)
 	return nb
+}
+
+// withRoom is b with room for one more record: b itself while it has
+// some, else b grown as append would grow it.
+func withRoom[T any](b []T) []T {
+	if len(b) < cap(b) {
+		return b
+	}
+	return grown(b, nextCap(cap(b)))
 }
 
 // nextCap is the capacity a full buffer of capacity c grows to, as append

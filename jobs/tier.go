@@ -225,10 +225,7 @@ func (k *tierKernel) backward() error {
 		if j.Tier == 0 && pos != start || j.Tier > 0 && !d.AnyPredecessor(pos, reached) {
 			return true
 		}
-		if len(k.stored) == cap(k.stored) {
-			k.stored = grown(k.stored, nextCap(cap(k.stored)))
-		}
-		k.stored = append(k.stored, pos)
+		k.stored = append(withRoom(k.stored), pos)
 		err = k.visit(pos)
 		return err == nil
 	})

@@ -59,5 +59,5 @@ func Advise[T any](b []T) {
 	if n < adviseMin || !buffersAdvised() {
 		return
 	}
-	advise(uintptr(unsafe.Pointer(unsafe.SliceData(b[:1]))), n)
+	advise(uintptr(unsafe.Pointer(unsafe.SliceData(b))), n)
 }
