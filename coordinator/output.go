@@ -147,7 +147,12 @@ func beginOutputs(dir string) error {
 // copy (a directory store on the outputs' filesystem); it then leaves the
 // store.
 func placeTable(ctx context.Context, st store.Store, t jobs.Blob, dir string, move bool) error {
-	p := filepath.Join(dir, filepath.FromSlash(schema.PiecesPart(t.Bucket)))
+	return placeFile(ctx, st, t, filepath.Join(dir, filepath.FromSlash(schema.PiecesPart(t.Bucket))), move)
+}
+
+// placeFile puts the blob t at the path p as placeTable puts a part of the
+// pieces table into the pieces directory.
+func placeFile(ctx context.Context, st store.Store, t jobs.Blob, p string, move bool) error {
 	if sameTable(p, t) {
 		return nil
 	}

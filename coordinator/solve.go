@@ -358,11 +358,11 @@ type solveStage struct {
 	spec jobs.Spec
 	idx  KeptIndex
 	tr   *solveTracker
-	// byTier counts each tier's positions by class, and outcomes holds
-	// its outcome tables, by shard as idx holds its kept positions.
-	byTier   []solve.Counts
-	outcomes [][]jobs.Blob
-	start    *solve.Outcome
+	// byTier counts each tier's positions by class, and tables holds its
+	// tablebase shards, by shard as idx holds its kept positions.
+	byTier []solve.Counts
+	tables [][]jobs.Blob
+	start  *solve.Record
 	// time is the stage's wall time (from began) and its jobs' CPU time.
 	time  schema.StageTime
 	began time.Time
@@ -372,9 +372,9 @@ func newSolveStage(ctx context.Context, cfg SolveConfig, m schema.Manifest, idx 
 	s := &solveStage{cfg: cfg, idx: idx,
 		spec: jobs.Spec{Run: cfg.Run, Game: m.Game, Board: m.Board, Start: m.Start, Store: cfg.StoreURL,
 			NoSymmetry: idx.NoSymmetry, MemBudget: cfg.MemBudget},
-		tr:       newSolveTracker(ctx, cfg, m, idx),
-		byTier:   make([]solve.Counts, len(idx.Tiers)),
-		outcomes: make([][]jobs.Blob, len(idx.Tiers)),
+		tr:     newSolveTracker(ctx, cfg, m, idx),
+		byTier: make([]solve.Counts, len(idx.Tiers)),
+		tables: make([][]jobs.Blob, len(idx.Tiers)),
 	}
 	if n, ok := cfg.Exec.(*NATS); ok {
 		n.Waiting = s.tr.jobs
@@ -407,7 +407,7 @@ func (s *solveStage) tier(ctx context.Context, t int) error {
 	var nextKept KeptTier
 	var next []jobs.Blob
 	if t+1 < len(s.idx.Tiers) {
-		nextKept, next = s.idx.Tiers[t+1], s.outcomes[t+1]
+		nextKept, next = s.idx.Tiers[t+1], s.tables[t+1]
 	}
 	var need uint64
 	for _, b := range nextKept.Blobs {
@@ -419,7 +419,7 @@ func (s *solveStage) tier(ctx context.Context, t int) error {
 	}
 	batch := make([]jobs.Job, len(kt.Blobs))
 	for i, b := range kt.Blobs {
-		batch[i] = jobs.Job{Solve: &jobs.SolveJob{Spec: s.spec, Tier: t, Shard: b.Bucket, Kept: b,
+		batch[i] = jobs.Job{Solve: &jobs.SolveJob{Spec: s.spec, Tier: t, Shard: b.Bucket, Shards: kt.Shards, Kept: b,
 			NextShards: nextKept.Shards, NextKept: nextKept.Blobs, Next: next}}
 	}
 	s.tr.p.Tier = t
@@ -432,15 +432,15 @@ func (s *solveStage) tier(ctx context.Context, t int) error {
 		s.time.Jobs++
 		s.time.CPUSeconds += r.Cost.CPU().Seconds()
 		sr := r.Solve
-		if sr == nil || sr.Outcomes.Count != kt.Blobs[i].Count {
-			return fmt.Errorf("solve tier %d: job %s reported no outcomes for its %d positions", t, batch[i].ID(), kt.Blobs[i].Count)
+		if sr == nil || sr.Table.Count != kt.Blobs[i].Count {
+			return fmt.Errorf("solve tier %d: job %s reported no tablebase shard of its %d positions", t, batch[i].ID(), kt.Blobs[i].Count)
 		}
-		s.outcomes[t] = append(s.outcomes[t], sr.Outcomes)
+		s.tables[t] = append(s.tables[t], sr.Table)
 		s.byTier[t].Add(sr.Positions)
 		if sr.Start != nil {
 			s.start = sr.Start
 		}
-		s.tr.p.Positions += sr.Outcomes.Count
+		s.tr.p.Positions += sr.Table.Count
 	}
 	s.cfg.Log.Info("solved tier", "tier", t, "outcomes", s.byTier[t].Map())
 	s.tr.p.TiersDone++
@@ -454,20 +454,32 @@ func (s *solveStage) finish(ctx context.Context) (*schema.Solved, error) {
 	if s.start == nil {
 		return nil, fmt.Errorf("solve: no job solved the start")
 	}
-	solved := &schema.Solved{StartOutcome: s.start.String()}
+	solved := &schema.Solved{StartOutcome: s.start.Outcome().String(),
+		StartRemoteness: &schema.Remoteness{LeftFirst: int(s.start.Left), RightFirst: int(s.start.Right)}}
 	var total solve.Counts
 	for _, c := range s.byTier {
 		total.Add(c)
 		solved.OutcomesByTier = append(solved.OutcomesByTier, c.Map())
 	}
 	solved.Outcomes = total.Map()
-	pos := &positionOutcomes{st: s.cfg.Store, dir: s.cfg.Dir, spec: s.spec, tiers: s.idx.Tiers, outcomes: s.outcomes, byTier: s.byTier}
+	tb, placed, err := s.placeTablebase(ctx)
+	if err != nil {
+		return nil, err
+	}
+	solved.Tablebase = tb
+	// The positions table takes its records from the tablebase as placed
+	// in the outputs.
+	out, err := store.NewDir(s.cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	pos := &positionOutcomes{st: out, dir: s.cfg.Dir, spec: s.spec, tiers: s.idx.Tiers, tables: placed, byTier: s.byTier}
 	if err := writeSolved(ctx, s.cfg.Dir, solved, pos, s.time, s.began); err != nil {
 		return nil, err
 	}
 	if !s.cfg.KeepBlobs {
 		if err := s.cfg.Store.DeletePrefix(ctx, jobs.RunPrefix(s.cfg.Run)); err != nil {
-			s.cfg.Log.Warn("delete the solve stage's outcome tables", "err", err)
+			s.cfg.Log.Warn("delete the solve stage's tablebase shards", "err", err)
 		}
 	}
 	return solved, nil
@@ -529,4 +541,60 @@ func writeSolvedTiers(dir string, byTier []map[string]uint64) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// placeTablebase moves the stage's tablebase shards from the store into
+// the outputs' tablebase directory (or copies them, when the store cannot
+// move them there), each file checked against the checksum its job
+// recorded, removes files an earlier solve left there, and writes the
+// tablebase's index last. It returns the tablebase's size, and its files
+// as blobs of a store rooted at the outputs, by tier as s.tables holds
+// them.
+func (s *solveStage) placeTablebase(ctx context.Context) (*schema.TablebaseSummary, [][]jobs.Blob, error) {
+	dir := s.cfg.Dir
+	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(schema.TablebaseIndexFile))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, fmt.Errorf("remove old tablebase index: %w", err)
+	}
+	idx := schema.TablebaseIndex{Run: s.idx.Run, Game: s.spec.Game, Board: s.spec.Board, Start: s.spec.Start,
+		NoSymmetry: s.idx.NoSymmetry, Tiers: make([]schema.TablebaseTier, len(s.tables))}
+	placed := map[string]bool{}
+	out := make([][]jobs.Blob, len(s.tables))
+	sum := &schema.TablebaseSummary{}
+	for t, blobs := range s.tables {
+		idx.Tiers[t].Shards = s.idx.Tiers[t].Shards
+		for _, b := range blobs {
+			rel := schema.TablebaseFile(t, b.Bucket)
+			p := filepath.Join(dir, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return nil, nil, fmt.Errorf("place the tablebase: %w", err)
+			}
+			if err := placeFile(ctx, s.cfg.Store, b, p, true); err != nil {
+				return nil, nil, fmt.Errorf("place the tablebase: %w", err)
+			}
+			placed[p] = true
+			idx.Tiers[t].Files = append(idx.Tiers[t].Files, schema.TablebaseFileEntry{Shard: b.Bucket, Name: rel, Count: b.Count, Size: b.Size, Sum: b.Sum})
+			b.Name = rel
+			out[t] = append(out[t], b)
+			sum.Files++
+			sum.Bytes += b.Size
+			sum.Stored += b.Count
+		}
+	}
+	err := filepath.WalkDir(filepath.Join(dir, schema.TablebaseDir), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || placed[p] {
+			return err
+		}
+		return os.Remove(p)
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("remove old tablebase files: %w", err)
+	}
+	idx.Stored, idx.Bytes = sum.Stored, sum.Bytes
+	if err := schema.WriteJSONAtomic(filepath.Join(dir, filepath.FromSlash(schema.TablebaseIndexFile)), idx); err != nil {
+		return nil, nil, fmt.Errorf("write tablebase index: %w", err)
+	}
+	if sum.Stored > 0 {
+		sum.BytesPerStored = micro(float64(sum.Bytes) / float64(sum.Stored))
+	}
+	return sum, out, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/census-cgt/census/games/all"
 	"github.com/census-cgt/census/internal/embedded"
 	"github.com/census-cgt/census/internal/refsolve"
+	"github.com/census-cgt/census/probe"
 	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/solve"
 )
@@ -124,7 +125,13 @@ func checkSolved(t *testing.T, out, game, board string, solved *schema.Solved) {
 	if !reflect.DeepEqual(solved.Outcomes, want.Map()) || solved.StartOutcome != ref.Outcome(g.Start()).String() {
 		t.Errorf("solve: start %s, %v; whole board: start %s, %v", solved.StartOutcome, solved.Outcomes, ref.Outcome(g.Start()), want.Map())
 	}
-	checkPositionOutcomes(t, out, g, ref)
+	rec := refsolve.NewRecorder(g.(games.Mover))
+	checkPositionOutcomes(t, out, g, ref, rec)
+	checkTablebase(t, out, g, rec)
+	if r := rec.Record(g.Start()); solved.StartRemoteness == nil ||
+		*solved.StartRemoteness != (schema.Remoteness{LeftFirst: int(r.Left), RightFirst: int(r.Right)}) {
+		t.Errorf("start remoteness %+v, whole board %+v", solved.StartRemoteness, r)
+	}
 	sum, err := schema.ReadSummaryJSON(out)
 	if err != nil {
 		t.Fatal(err)
@@ -138,7 +145,7 @@ func checkSolved(t *testing.T, out, game, board string, solved *schema.Solved) {
 // checkPositionOutcomes checks every row of the positions table under out
 // against the whole-board solver: its tier, its class, and that the table
 // holds every reachable position once.
-func checkPositionOutcomes(t *testing.T, out string, g games.Game, ref *refsolve.Solver) {
+func checkPositionOutcomes(t *testing.T, out string, g games.Game, ref *refsolve.Solver, rec *refsolve.Recorder) {
 	t.Helper()
 	tab := readPositions(t, out)
 	reachable := refsolve.Reachable(g)
@@ -161,6 +168,38 @@ func checkPositionOutcomes(t *testing.T, out string, g games.Game, ref *refsolve
 			if want := ref.Outcome(r.Key).String(); r.Outcome != want {
 				t.Fatalf("tier %d: position %s has outcome %q, whole board %s", tier, r.Picture, r.Outcome, want)
 			}
+			if want := rec.Record(r.Key); r.RemotenessLeftFirst != int32(want.Left) || r.RemotenessRightFirst != int32(want.Right) {
+				t.Fatalf("tier %d: position %s has remoteness %d, %d; whole board %d, %d",
+					tier, r.Picture, r.RemotenessLeftFirst, r.RemotenessRightFirst, want.Left, want.Right)
+			}
 		}
+	}
+}
+
+// checkTablebase opens the tablebase the solve left in out and checks the
+// record of every reachable position against the whole-board solver's,
+// and its count of positions against theirs.
+func checkTablebase(t *testing.T, out string, g games.Game, rec *refsolve.Recorder) {
+	t.Helper()
+	tb, err := probe.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tb.Close()
+	n := 0
+	for _, ps := range refsolve.Reachable(g) {
+		for _, p := range ps {
+			got, err := tb.Record(p)
+			if err != nil {
+				t.Fatalf("tablebase: %s: %v", g.Format(p), err)
+			}
+			if want := rec.Record(p); got != want {
+				t.Fatalf("tablebase: %s has %+v, whole board %+v", g.Format(p), got, want)
+			}
+			n++
+		}
+	}
+	if tb.Info().Positions != uint64(n) {
+		t.Errorf("tablebase: %d positions, whole board %d", tb.Info().Positions, n)
 	}
 }

@@ -27,10 +27,10 @@ type positionOutcomes struct {
 	st   store.Store
 	dir  string
 	spec jobs.Spec
-	// tiers holds the kept positions by tier; outcomes the outcome
-	// tables of the same shards, in the same order.
-	tiers    []KeptTier
-	outcomes [][]jobs.Blob
+	// tiers holds the kept positions by tier; tables the tablebase shards
+	// of the same shards, in the same order.
+	tiers  []KeptTier
+	tables [][]jobs.Blob
 	// byTier is the solve's classes by tier.
 	byTier []solve.Counts
 }
@@ -53,7 +53,7 @@ func (p *positionOutcomes) write(ctx context.Context) error {
 	for t, kt := range p.tiers {
 		var counts solve.Counts
 		for i, kb := range kt.Blobs {
-			table, err := jobs.ReadOutcomeTable(ctx, p.st, p.spec, t, kt.Shards, []jobs.Blob{kb}, p.outcomes[t][i:i+1])
+			table, err := jobs.ReadOutcomeTable(ctx, p.st, p.spec, t, kt.Shards, []jobs.Blob{kb}, p.tables[t][i:i+1])
 			if err != nil {
 				return fmt.Errorf("add the outcomes to the positions of tier %d: %w", t, err)
 			}
@@ -85,12 +85,14 @@ func (p *positionOutcomes) part(ctx context.Context, path string, table *jobs.Ou
 			return err
 		}
 		err = schema.ScanPositionsFile(path, func(row schema.Position) error {
-			o, ok := table.Outcome(row.Key)
+			r, ok := table.Record(row.Key)
 			if !ok {
 				return fmt.Errorf("position %s: its representative was not kept", row.Picture)
 			}
+			o := r.Outcome()
 			counts[o]++
 			row.Outcome = o.String()
+			row.RemotenessLeftFirst, row.RemotenessRightFirst = int32(r.Left), int32(r.Right)
 			return pw.Write(row)
 		})
 		if err != nil {

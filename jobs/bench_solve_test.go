@@ -9,14 +9,16 @@ import (
 	"time"
 
 	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/solve"
+	"github.com/census-cgt/census/tablebase"
 )
 
 // BenchmarkSolveJob measures solve jobs as a run gives them: the jobs of
 // a middle tier of Clobber 4x5 (the first whose next tier holds at least a
 // million stored positions, found in the setup by an exact breadth-first
 // search of the census's kind), the tier in four shards and the next in
-// sixteen, kept and given outcomes (random: a job does not check its
-// options' outcomes) on a store in memory. The jobs of a run share the next
+// sixteen, kept and given records (random: a job does not check its
+// options' records) on a store in memory. The jobs of a run share the next
 // tier's table (Options.Tables), so the table is loaded by the first job
 // and the others, which are what is timed, look their options up in it. It
 // reports the wall and the CPU time of the process per stored position of
@@ -45,11 +47,12 @@ func BenchmarkSolveJob(b *testing.B) {
 	var nextKept, nextOuts []Blob
 	for s, keys := range byShard(next, nextShards) {
 		nextKept = append(nextKept, keep(tier+1, s, keys))
-		outs := make([]byte, (len(keys)+3)/4)
-		for i := range outs {
-			outs[i] = byte(r.Uint32())
+		recs := make([]solve.Record, len(keys))
+		for i := range recs {
+			recs[i] = solve.Record{Left: uint8(r.IntN(12)), Right: uint8(r.IntN(12))}
 		}
-		blob, err := putOutcomes(ctx, st, fmt.Sprintf("bench/outs/t%d/s%d", tier+1, s), outs, uint64(len(keys)))
+		h := tablebase.Header{Game: g.Name(), Rows: 4, Cols: 5, Tier: tier + 1, Shard: s, Shards: nextShards, Coding: uint8(squeeze(g))}
+		blob, err := putTable(ctx, st, fmt.Sprintf("bench/tables/t%d/s%d", tier+1, s), h, keys, recs)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -58,7 +61,7 @@ func BenchmarkSolveJob(b *testing.B) {
 	}
 	var batch []SolveJob
 	for s, keys := range byShard(cur, shards) {
-		batch = append(batch, SolveJob{Spec: spec, Tier: tier, Shard: s, Kept: keep(tier, s, keys),
+		batch = append(batch, SolveJob{Spec: spec, Tier: tier, Shard: s, Shards: shards, Kept: keep(tier, s, keys),
 			NextShards: nextShards, NextKept: nextKept, Next: nextOuts})
 	}
 	opts := Options{Tables: NewTableCache(2)}
@@ -137,7 +140,8 @@ func BenchmarkOutcomeLookup(b *testing.B) {
 	var kept, outs []Blob
 	for sh, ks := range byShard {
 		kb := keepKeys(b, st, fmt.Sprintf("bench/kept/s%d", sh), g, tier, sh, ks)
-		ob, err := putOutcomes(ctx, st, fmt.Sprintf("bench/outs/s%d", sh), make([]byte, (len(ks)+3)/4), uint64(len(ks)))
+		h := tablebase.Header{Game: g.Name(), Rows: 4, Cols: 8, Tier: tier, Shard: sh, Shards: shards, Coding: uint8(s)}
+		ob, err := putTable(ctx, st, fmt.Sprintf("bench/tables/s%d", sh), h, ks, make([]solve.Record, len(ks)))
 		if err != nil {
 			b.Fatal(err)
 		}

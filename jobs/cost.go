@@ -69,7 +69,7 @@ func (r Result) Produces() []string {
 	case r.Value != nil:
 		blobs = []Blob{r.Value.Table}
 	case r.Solve != nil:
-		blobs = []Blob{r.Solve.Outcomes}
+		blobs = []Blob{r.Solve.Table}
 	}
 	var names []string
 	seen := map[string]bool{}

@@ -40,11 +40,12 @@ const (
 	keepBlock   = 128
 )
 
-// KindKept marks a blob of kept positions, KindOutcomes a solved shard's
-// outcome table. Neither is a fragment: Kind only names them in job specs.
+// KindKept marks a blob of kept positions, KindTable a solved shard's
+// tablebase shard. Neither is a fragment: Kind only names them in job
+// specs.
 const (
-	KindKept     Kind = 64
-	KindOutcomes Kind = 65
+	KindKept  Kind = 64
+	KindTable Kind = 65
 )
 
 // squeeze is the number of bits the low plane of g's keys takes in a code:

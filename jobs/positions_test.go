@@ -30,8 +30,8 @@ func memoryTiers(g games.Game) [][]uint64 {
 	return tiers
 }
 
-// readTable reads a positions table part from the store.
-func readTable(t *testing.T, st store.Store, b Blob) []schema.Position {
+// readPositionsPart reads a positions table part from the store.
+func readPositionsPart(t *testing.T, st store.Store, b Blob) []schema.Position {
 	t.Helper()
 	rows, err := schema.ReadPositions(bytes.NewReader(readStore(t, st, b.Name)))
 	if err != nil {
@@ -80,7 +80,7 @@ func TestPositionsTable(t *testing.T) {
 				var got []uint64
 				var split uint64
 				for _, b := range c.tables[tier] {
-					rows := readTable(t, st, b)
+					rows := readPositionsPart(t, st, b)
 					if !slices.IsSortedFunc(rows, func(a, b schema.Position) int { return cmpKeys(a.Key, b.Key) }) {
 						t.Errorf("tier %d part %s is not sorted by key", tier, b.Name)
 					}

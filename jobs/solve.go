@@ -2,71 +2,71 @@ package jobs
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"math/bits"
+	"slices"
 
 	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/internal/hugepages"
 	"github.com/census-cgt/census/solve"
 	"github.com/census-cgt/census/store"
+	"github.com/census-cgt/census/tablebase"
 )
 
 // The solve stage runs the tiers backwards, one batch of solve jobs per
-// tier, the last tier first. A solve job (tier t, shard s) loads the whole
-// outcome table of tier t+1 (its kept positions and their outcomes), then
-// reads the kept positions of (t, s) in order and, for each, looks every
-// option of each player up in that table: the options lie in tier t+1, and
-// the representative of an option's orbit is in the shard Bucket names. A
-// map that takes an option to its representative and exchanges the
-// players (the colour swap; Domineering's transposes) exchanges Left's and
-// Right's outcomes too. The job writes the outcomes of its positions, two
-// bits each in the order of the kept blob, and counts the classes,
-// weighted by orbit size as the census counts positions.
+// tier, the last tier first. A solve job (tier t, shard s) loads the
+// tablebase of tier t+1 (every shard's positions and their records, each a
+// remoteness for each player to move), then reads the kept positions of
+// (t, s) in order and, for each, looks every option of each player up in
+// it: the options lie in tier t+1, and the representative of an option's
+// orbit is in the shard Bucket names. A map that takes an option to its
+// representative and exchanges the players (the colour swap; Domineering's
+// transposes) exchanges Left's and Right's records too. The job writes the
+// tablebase shard of its positions (package tablebase) and counts the
+// classes, weighted by orbit size as the census counts positions.
 
 // SolveJob solves one shard of one tier.
 type SolveJob struct {
 	Spec
 	Tier  int `json:"tier"`
 	Shard int `json:"shard"`
+	// Shards is the number of shards of the tier.
+	Shards int `json:"shards"`
 	// Kept is the shard's kept positions.
 	Kept Blob `json:"kept"`
 	// NextShards is the number of shards of tier+1; NextKept and Next are
-	// their kept positions and outcome tables, Bucket naming the shard
+	// their kept positions and tablebase shards, Bucket naming the shard
 	// (a shard without positions has neither).
 	NextShards int    `json:"next_shards"`
 	NextKept   []Blob `json:"next_kept,omitempty"`
 	Next       []Blob `json:"next,omitempty"`
 }
 
-// SolveResult is a solved shard: its outcome table and class counts.
+// SolveResult is a solved shard: its tablebase shard and class counts.
 type SolveResult struct {
-	Tier     int  `json:"tier"`
-	Shard    int  `json:"shard"`
-	Outcomes Blob `json:"outcomes"`
+	Tier  int  `json:"tier"`
+	Shard int  `json:"shard"`
+	Table Blob `json:"table"`
 	// Positions counts the positions by class (indexed by solve.Outcome)
 	// weighted by orbit size; Stored counts the stored representatives.
 	Positions solve.Counts `json:"positions"`
 	Stored    solve.Counts `json:"stored"`
-	// Start is the outcome of the start, set by the job that holds it.
-	Start *solve.Outcome `json:"start,omitempty"`
+	// Start is the record of the start, set by the job that holds it.
+	Start *solve.Record `json:"start,omitempty"`
 }
 
-// outcomesBlob names the outcome table of shard of tier.
-func outcomesBlob(run string, tier, shard int) string {
-	return fmt.Sprintf("%s/outcomes/t%04d/s%05d.out", run, tier, shard)
+// tableBlob names the tablebase shard of shard of tier.
+func tableBlob(run string, tier, shard int) string {
+	return fmt.Sprintf("%s/tablebase/%s", run, TableFile(tier, shard))
 }
 
-// outcome table format: "CNSO" count:u64 outcomes:(count+3)/4 bytes
-// (position i at bits 2*(i%4) of byte i/4) crc32c:u32 "OSNC".
-const (
-	outcomesMagic   = "CNSO"
-	outcomesTrailer = "OSNC"
-)
+// TableFile is the name of the tablebase shard of shard of tier, as it
+// lies in the tablebase's directory.
+func TableFile(tier, shard int) string { return fmt.Sprintf("t%04d-s%05d.tb", tier, shard) }
 
 func (j *SolveJob) validate() error {
 	switch {
-	case j.Tier < 0 || j.Shard < 0 || j.NextShards < 0:
+	case j.Tier < 0 || j.Shard < 0 || j.Shard >= j.Shards || j.NextShards < 0:
 		return fmt.Errorf("%w: solve tier %d shard %d, next shards %d", ErrInvalid, j.Tier, j.Shard, j.NextShards)
 	case j.Run == "":
 		return fmt.Errorf("%w: no run id", ErrInvalid)
@@ -77,8 +77,8 @@ func (j *SolveJob) validate() error {
 	return nil
 }
 
-// OutcomeTable is a tier's solved positions: the kept positions of its
-// shards and their outcomes, each shard's in a hash table (outcomeShard).
+// OutcomeTable is a tier's solved positions: the positions of its
+// shards and their records, each shard's in a hash table (outcomeShard).
 // A solve job holds the next tier's whole; the coordinator reads one
 // shard's at a time to give the positions table its outcome column.
 type OutcomeTable struct {
@@ -111,128 +111,218 @@ func (t *OutcomeTable) holds(pos uint64) bool {
 	return t.shards == 0 || t.loaded == nil || t.loaded[Bucket(pos, t.shards)]
 }
 
-// lookup is the outcome of the representative pos, or false when the
+// lookup is the record of the representative pos, or false when the
 // table does not hold it.
-func (t *OutcomeTable) lookup(pos uint64) (solve.Outcome, bool) {
+func (t *OutcomeTable) lookup(pos uint64) (solve.Record, bool) {
 	if t.shards == 0 {
-		return 0, false
+		return solve.Record{}, false
 	}
 	h := mix(pos)
 	return t.sh[bucketOfMix(h, t.shards)].lookup(pos, h)
 }
 
-// Outcome returns the outcome of pos, a position of the tier: that of the
+// Record returns the record of pos, a position of the tier: that of the
 // representative of its orbit under the run's symmetries, with Left and
 // Right exchanged when the map to it exchanges the players. It returns
 // false when the table does not hold the representative.
-func (t *OutcomeTable) Outcome(pos uint64) (solve.Outcome, bool) {
-	out, _, ok := t.outcome(pos)
-	return out, ok
+func (t *OutcomeTable) Record(pos uint64) (solve.Record, bool) {
+	r, _, ok := t.record(pos)
+	return r, ok
 }
 
-// outcome is Outcome, and whether the table answers for the shard of pos's
+// Outcome returns the class of pos, as Record finds it.
+func (t *OutcomeTable) Outcome(pos uint64) (solve.Outcome, bool) {
+	r, ok := t.Record(pos)
+	return r.Outcome(), ok
+}
+
+// record is Record, and whether the table answers for the shard of pos's
 // representative (held); ok is false when it does not, or when it does and
 // has no such representative.
-func (t *OutcomeTable) outcome(pos uint64) (out solve.Outcome, held, ok bool) {
+func (t *OutcomeTable) record(pos uint64) (r solve.Record, held, ok bool) {
 	canon, negated := t.group.CanonSign(pos)
 	if !t.holds(canon) {
-		return 0, false, false
+		return r, false, false
 	}
-	out, ok = t.lookup(canon)
+	r, ok = t.lookup(canon)
 	if ok && negated {
-		out = out.Negate()
+		r = r.Negate()
 	}
-	return out, true, ok
+	return r, true, ok
 }
 
-// ReadOutcomeTable reads the outcome table of tier of the run spec from
-// the kept positions and outcome tables of some of its shards (kept[i] and
-// outcomes[i] are one shard's, which their Bucket names) out of shards.
-// It returns an error wrapping ErrInvalid when the blobs do not pair up,
+// ReadOutcomeTable reads the solved positions of tier of the run spec
+// from the tablebase shards of some of its shards (tables[i] is the shard
+// that kept[i], its kept positions, names by Bucket) out of shards. It
+// returns an error wrapping ErrInvalid when the blobs do not pair up,
 // ErrCorrupt when a blob is damaged or the two of a shard disagree, and
 // the store's error when a blob cannot be read.
-func ReadOutcomeTable(ctx context.Context, st store.Store, spec Spec, tier, shards int, kept, outcomes []Blob) (*OutcomeTable, error) {
+func ReadOutcomeTable(ctx context.Context, st store.Store, spec Spec, tier, shards int, kept, tables []Blob) (*OutcomeTable, error) {
 	g, err := spec.game()
 	if err != nil {
 		return nil, err
 	}
-	if err := pairBlobs(kept, outcomes, shards); err != nil {
+	if err := pairBlobs(kept, tables, shards); err != nil {
 		return nil, err
 	}
-	return readOutcomeTable(ctx, st, g, games.StartGroup(g, !spec.NoSymmetry), tier, shards, kept, outcomes)
+	return readOutcomeTable(ctx, st, g, games.StartGroup(g, !spec.NoSymmetry), tier, shards, kept, tables)
 }
 
-// pairBlobs checks that kept and outcomes are the blobs of the same
-// shards, of shards.
-func pairBlobs(kept, outcomes []Blob, shards int) error {
-	if len(kept) != len(outcomes) {
-		return fmt.Errorf("%w: %d kept blobs for %d outcome tables", ErrInvalid, len(kept), len(outcomes))
+// pairBlobs checks that kept and tables are the blobs of the same shards,
+// of shards.
+func pairBlobs(kept, tables []Blob, shards int) error {
+	if len(kept) != len(tables) {
+		return fmt.Errorf("%w: %d kept blobs for %d tablebase shards", ErrInvalid, len(kept), len(tables))
 	}
 	for i, b := range kept {
-		if b.Bucket != outcomes[i].Bucket || b.Bucket < 0 || b.Bucket >= shards {
-			return fmt.Errorf("%w: blobs %s and %s for shards %d and %d of %d", ErrInvalid, b.Name, outcomes[i].Name, b.Bucket, outcomes[i].Bucket, shards)
+		if b.Bucket != tables[i].Bucket || b.Bucket < 0 || b.Bucket >= shards {
+			return fmt.Errorf("%w: blobs %s and %s for shards %d and %d of %d", ErrInvalid, b.Name, tables[i].Name, b.Bucket, tables[i].Bucket, shards)
 		}
 	}
 	return nil
 }
 
-func readOutcomeTable(ctx context.Context, st store.Store, g games.Game, group games.Group, tier, shards int, kept, outcomes []Blob) (*OutcomeTable, error) {
+func readOutcomeTable(ctx context.Context, st store.Store, g games.Game, group games.Group, tier, shards int, kept, tables []Blob) (*OutcomeTable, error) {
 	t := &OutcomeTable{shards: shards, group: group, sh: make([]outcomeShard, shards)}
-	for i, kb := range kept {
-		keys, err := readKept(ctx, st, kb, g, tier)
+	for i, tb := range tables {
+		sh, err := readTable(ctx, st, tb, g, tier)
 		if err != nil {
 			return nil, err
 		}
-		outs, err := readOutcomes(ctx, st, outcomes[i], uint64(len(keys)))
-		if err != nil {
-			return nil, err
+		if n := sh.Len(); n != kept[i].Count {
+			return nil, fmt.Errorf("tablebase shard %s: %w: %d positions, %d kept", tb.Name, ErrCorrupt, n, kept[i].Count)
 		}
-		t.sh[kb.Bucket] = newOutcomeShard(keys, outs)
+		b := newShardBuilder(int(sh.Len()))
+		s := squeeze(g)
+		err = sh.All(func(code uint64, r solve.Record) bool {
+			b.add(codeKey(code, s), r)
+			return true
+		})
+		if err != nil {
+			return nil, fmt.Errorf("tablebase shard %s: %w: %v", tb.Name, ErrCorrupt, err)
+		}
+		t.sh[tb.Bucket] = b.done()
 	}
 	return t, nil
 }
 
-// outcomeShard is one shard's positions and outcomes in a hash table with
+// readTable reads a whole tablebase shard into memory and checks its
+// header against g and tier.
+func readTable(ctx context.Context, st store.Store, b Blob, g games.Game, tier int) (*tablebase.Shard, error) {
+	data, err := readWhole(ctx, st, b)
+	if err != nil {
+		return nil, err
+	}
+	sh, err := tablebase.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("tablebase shard %s: %w: %v", b.Name, ErrCorrupt, err)
+	}
+	h, bd := sh.Header(), g.Board()
+	if h.Game != g.Name() || h.Rows != bd.Rows || h.Cols != bd.Cols || h.Tier != tier || h.Coding != uint8(squeeze(g)) {
+		return nil, fmt.Errorf("tablebase shard %s: %w: of %s %dx%d tier %d (coding %d), want %s %s tier %d",
+			b.Name, ErrCorrupt, h.Game, h.Rows, h.Cols, h.Tier, h.Coding, g.Name(), bd, tier)
+	}
+	return sh, nil
+}
+
+// outcomeShard is one shard's positions and records in a hash table with
 // linear probing: slots holds each position in the slot its hash names or
 // the first free one after it (free slots hold empty, a key that is no
-// position of the shard), outs the outcome of each slot's position, two
-// bits a slot as in an outcome table. A lookup costs a miss to slots and
-// one to outs, where a binary search of a sorted shard of millions of keys
-// missed the caches at most of its twenty-odd steps. The table is at most
-// four fifths full: SolveBytesNext a position.
+// position of the shard), recs the record of each slot's position. A
+// lookup costs a miss to slots and one to recs, where a binary search of a
+// sorted shard of millions of keys missed the caches at most of its
+// twenty-odd steps. The table is at most four fifths full: SolveBytesNext
+// a position.
 type outcomeShard struct {
 	slots []uint64
-	outs  []byte
+	recs  []solve.Record
 	empty uint64
 }
 
 // newOutcomeShard builds the table of keys, sorted and unique, and their
-// outcomes outs (two bits a key, in the keys' order).
-func newOutcomeShard(keys []uint64, outs []byte) outcomeShard {
-	if len(keys) == 0 {
-		return outcomeShard{}
+// records recs, in the keys' order.
+func newOutcomeShard(keys []uint64, recs []solve.Record) outcomeShard {
+	b := newShardBuilder(len(keys))
+	for i, k := range keys {
+		b.add(k, recs[i])
 	}
-	m := len(keys) + len(keys)/4 + 1
-	s := outcomeShard{slots: make([]uint64, m), outs: make([]byte, (m+3)/4), empty: ^uint64(0)}
-	// The keys are sorted: the keys at the top of the range that the shard
-	// holds are its last ones, and the first value below them is free.
-	for i := len(keys) - 1; i >= 0 && keys[i] == s.empty; i-- {
-		s.empty--
+	return b.done()
+}
+
+// shardBuilder fills an outcomeShard with keys that arrive in increasing
+// order, as a tablebase shard is read, without holding them elsewhere.
+// Free slots hold ^0 until the last keys show whether a position takes
+// that value: the keys within topKeys of it wait in top, and when there
+// are any the free slots take the first value below them that is no key.
+type shardBuilder struct {
+	s       outcomeShard
+	top     []uint64
+	topRecs []solve.Record
+}
+
+// topKeys is how near the largest key a key waits: a shard holds at most
+// so many keys above the free value its table picks.
+const topKeys = 64
+
+// newShardBuilder starts the table of a shard of n positions.
+func newShardBuilder(n int) *shardBuilder {
+	if n == 0 {
+		return &shardBuilder{}
 	}
+	m := n + n/4 + 1
+	s := outcomeShard{slots: make([]uint64, m), recs: make([]solve.Record, m), empty: ^uint64(0)}
+	// Lookups land anywhere in the table: with huge pages most of them
+	// miss the caches but not the TLB as well.
+	hugepages.Advise(s.slots)
+	hugepages.Advise(s.recs)
 	for i := range s.slots {
 		s.slots[i] = s.empty
 	}
-	for i, k := range keys {
-		j := s.slot(mix(k))
-		for s.slots[j] != s.empty {
-			if j++; j == len(s.slots) {
-				j = 0
-			}
-		}
-		s.slots[j] = k
-		s.outs[j/4] |= (outs[i/4] >> (2 * (i % 4)) & 3) << (2 * (j % 4))
+	return &shardBuilder{s: s}
+}
+
+// add puts key k, greater than every key added before, with record r.
+func (b *shardBuilder) add(k uint64, r solve.Record) {
+	if k >= ^uint64(0)-topKeys {
+		b.top, b.topRecs = append(b.top, k), append(b.topRecs, r)
+		return
 	}
-	return s
+	b.s.put(k, r)
+}
+
+// done puts the keys that waited and returns the table.
+func (b *shardBuilder) done() outcomeShard {
+	if len(b.top) == 0 {
+		return b.s
+	}
+	// The keys that waited are the shard's last: the first value below
+	// them that is no key is free.
+	empty := ^uint64(0)
+	for i := len(b.top) - 1; i >= 0 && b.top[i] == empty; i-- {
+		empty--
+	}
+	for i, v := range b.s.slots {
+		if v == b.s.empty {
+			b.s.slots[i] = empty
+		}
+	}
+	b.s.empty = empty
+	for i, k := range b.top {
+		b.s.put(k, b.topRecs[i])
+	}
+	return b.s
+}
+
+// put puts key k and its record r into the first free slot from k's.
+func (s *outcomeShard) put(k uint64, r solve.Record) {
+	j := s.slot(mix(k))
+	for s.slots[j] != s.empty {
+		if j++; j == len(s.slots) {
+			j = 0
+		}
+	}
+	s.slots[j] = k
+	s.recs[j] = r
 }
 
 // slot is the first slot to probe for a key whose mix is h. Its bits are
@@ -243,39 +333,31 @@ func (s *outcomeShard) slot(h uint64) int {
 	return int(j)
 }
 
-// lookup is the outcome of pos, whose mix is h, or false when the shard
+// lookup is the record of pos, whose mix is h, or false when the shard
 // does not hold it.
-func (s *outcomeShard) lookup(pos, h uint64) (solve.Outcome, bool) {
-	if len(s.slots) == 0 || pos == s.empty {
-		return 0, false
+func (s *outcomeShard) lookup(pos, h uint64) (solve.Record, bool) {
+	if len(s.slots) == 0 {
+		return solve.Record{}, false
 	}
-	for j := s.slot(h); ; {
+	return s.lookupFrom(pos, s.slot(h))
+}
+
+// lookupFrom is lookup from the slot j that pos's mix names.
+func (s *outcomeShard) lookupFrom(pos uint64, j int) (solve.Record, bool) {
+	if pos == s.empty {
+		return solve.Record{}, false
+	}
+	for {
 		switch s.slots[j] {
 		case pos:
-			return solve.Outcome(s.outs[j/4] >> (2 * (j % 4)) & 3), true
+			return s.recs[j], true
 		case s.empty:
-			return 0, false
+			return solve.Record{}, false
 		}
 		if j++; j == len(s.slots) {
 			j = 0
 		}
 	}
-}
-
-func readOutcomes(ctx context.Context, st store.Store, b Blob, count uint64) ([]byte, error) {
-	data, err := readWhole(ctx, st, b)
-	if err != nil {
-		return nil, err
-	}
-	n := len(data) - 8
-	if n < 12 || string(data[:4]) != outcomesMagic || string(data[n+4:]) != outcomesTrailer ||
-		crc32.Checksum(data[:n], castagnoli) != binary.LittleEndian.Uint32(data[n:]) {
-		return nil, fmt.Errorf("outcomes %s: %w: bad header, trailer or checksum", b.Name, ErrCorrupt)
-	}
-	if c := binary.LittleEndian.Uint64(data[4:]); c != count || uint64(n-12) != (count+3)/4 {
-		return nil, fmt.Errorf("outcomes %s: %w: %d outcomes for %d kept positions", b.Name, ErrCorrupt, c, count)
-	}
-	return data[12:n], nil
 }
 
 // runSolve solves the shard's kept positions.
@@ -308,21 +390,18 @@ func runSolve(ctx context.Context, st store.Store, j *SolveJob, opts Options) (*
 			passes = whole
 		}
 	}
-	combined := make([]solve.Combine, len(positions))
-	for i := range combined {
-		combined[i] = solve.NewCombine()
-	}
+	combined := make([]sides, len(positions))
 	for p, pass := range passes {
-		kept, outs := make([]Blob, len(pass)), make([]Blob, len(pass))
+		kept, tables := make([]Blob, len(pass)), make([]Blob, len(pass))
 		for k, i := range pass {
-			kept[k], outs[k] = j.NextKept[i], j.Next[i]
+			kept[k], tables[k] = j.NextKept[i], j.Next[i]
 		}
 		load := func() (*OutcomeTable, error) {
-			return readOutcomeTable(ctx, st, g, group, j.Tier+1, j.NextShards, kept, outs)
+			return readOutcomeTable(ctx, st, g, group, j.Tier+1, j.NextShards, kept, tables)
 		}
 		var next *OutcomeTable
 		if opts.Tables != nil && len(passes) == 1 && len(kept) > 0 {
-			next, err = opts.Tables.get(ctx, tableKey(j.Spec, j.Tier+1, j.NextShards, kept, outs), load)
+			next, err = opts.Tables.get(ctx, tableKey(j.Spec, j.Tier+1, j.NextShards, kept, tables), load)
 		} else {
 			next, err = load()
 		}
@@ -348,34 +427,44 @@ func runSolve(ctx context.Context, st store.Store, j *SolveJob, opts Options) (*
 		}
 	}
 	res := &SolveResult{Tier: j.Tier, Shard: j.Shard}
-	outs := make([]byte, (len(positions)+3)/4)
+	recs := make([]solve.Record, len(positions))
 	for i, pos := range positions {
-		o := combined[i].Outcome()
-		outs[i/4] |= byte(o) << (2 * (i % 4))
+		recs[i] = combined[i].record()
+		o := recs[i].Outcome()
 		s.count(&res.Positions, pos, o)
 		res.Stored[o]++
 		if j.Tier == 0 {
-			res.Start = &o
+			res.Start = &recs[i]
 		}
 	}
-	res.Outcomes, err = putOutcomes(ctx, st, outcomesBlob(j.Run, j.Tier, j.Shard), outs, uint64(len(positions)))
+	h := tablebase.Header{Game: g.Name(), Rows: g.Board().Rows, Cols: g.Board().Cols,
+		Tier: j.Tier, Shard: j.Shard, Shards: j.Shards, Coding: uint8(squeeze(g))}
+	res.Table, err = putTable(ctx, st, tableBlob(j.Run, j.Tier, j.Shard), h, positions, recs)
 	if err != nil {
 		return nil, fmt.Errorf("solve tier %d shard %d: %w", j.Tier, j.Shard, err)
 	}
-	res.Outcomes.Bucket = j.Shard
+	res.Table.Bucket = j.Shard
 	return res, nil
 }
 
+// sides is a position's records combined so far from its options, for
+// each player to move.
+type sides struct{ left, right solve.Side }
+
+func (c *sides) record() solve.Record {
+	return solve.Record{Left: c.left.Remoteness(), Right: c.right.Remoteness()}
+}
+
 // A solve job holds, for each of its own positions, the position (8 bytes),
-// its outcome (2 bits) and the outcome combined so far (2 bytes); for each
+// its record (2 bytes) and the records combined so far (4 bytes); for each
 // position of the next tier's shards it has loaded, its slots in the hash
 // table (SolveBytesNext).
 const (
-	solveBytesOwn = 8 + 1 + 2
+	solveBytesOwn = 8 + 2 + 4
 	// SolveBytesNext is what a solve job holds a position of the next
-	// tier's table it has loaded: eight bytes of key and a quarter byte of
-	// outcome a slot of an outcomeShard, five slots for four positions.
-	SolveBytesNext = (8 + 0.25) * 5 / 4
+	// tier's table it has loaded: eight bytes of key and two of record a
+	// slot of an outcomeShard, five slots for four positions.
+	SolveBytesNext = (8 + 2) * 5 / 4.0
 )
 
 // solveBudget is what a job with a memory budget of memBudget bytes (none
@@ -418,24 +507,32 @@ func solvePasses(kept []Blob, budget int64) [][]int {
 	return append(passes, pass)
 }
 
-func putOutcomes(ctx context.Context, st store.Store, name string, outs []byte, count uint64) (Blob, error) {
-	data := append([]byte(outcomesMagic), binary.LittleEndian.AppendUint64(nil, count)...)
-	data = append(data, outs...)
-	sum := crc32.Checksum(data, castagnoli)
-	data = binary.LittleEndian.AppendUint32(data, sum)
-	data = append(data, outcomesTrailer...)
+// TableCode is the code under which a tablebase shard whose header's
+// Coding is coding stores the position key: the key squeezed as a kept
+// blob squeezes it.
+func TableCode(key uint64, coding uint8) uint64 { return keyCode(key, uint(coding)) }
+
+// putTable writes the tablebase shard of positions, sorted and unique,
+// and their records to the store as name. It turns positions into their
+// codes in place.
+func putTable(ctx context.Context, st store.Store, name string, h tablebase.Header, positions []uint64, recs []solve.Record) (Blob, error) {
+	codes := positions
+	for i, pos := range positions {
+		codes[i] = keyCode(pos, uint(h.Coding))
+	}
 	w, err := st.Create(ctx, name)
 	if err != nil {
 		return Blob{}, err
 	}
-	if _, err := w.Write(data); err != nil {
+	info, err := tablebase.Write(w, h, codes, recs)
+	if err != nil {
 		w.Abort()
 		return Blob{}, err
 	}
 	if err := w.Commit(); err != nil {
 		return Blob{}, err
 	}
-	return Blob{Name: name, Kind: KindOutcomes, Size: int64(len(data)), Sum: sum, Count: count}, nil
+	return Blob{Name: name, Kind: KindTable, Size: info.Size, Sum: info.Sum, Count: info.Count}, nil
 }
 
 // count counts the orbit of pos, whose outcome is o, into c: an image by
@@ -461,46 +558,105 @@ type solver struct {
 	next    *OutcomeTable
 	tier    int
 	opts    []uint64
+	probes  []probe
+	// sink takes the slots touched ahead of their lookups, so that the
+	// loads are not left out.
+	sink uint64
 }
 
-// fold combines into c the outcomes of the options of pos that lie in the
-// shards the table answers for, until c is decided for each player.
-func (s *solver) fold(c *solve.Combine, pos uint64) error {
-	if err := s.foldSide(pos, true, c.Left, c.LeftDone); err != nil {
-		return err
-	}
-	return s.foldSide(pos, false, c.Right, c.RightDone)
-}
-
-// foldSide adds the outcomes of one player's options of pos (Left's when
-// left) until done.
-func (s *solver) foldSide(pos uint64, left bool, add func(solve.Outcome), done func() bool) error {
-	if done() {
+// fold combines into c the records of the options of pos that lie in the
+// shards the table answers for.
+//
+// Nearly every lookup misses the caches, and a position has some ten
+// options, so the lookups of all its options are begun before any is
+// finished: each option's first slot (and its record) is loaded in one
+// loop, whose loads do not depend on each other and so overlap, and the
+// probes that follow find them in the cache.
+func (s *solver) fold(c *sides, pos uint64) error {
+	if c.left.Decided() && c.right.Decided() {
 		return nil
 	}
-	s.opts = s.g.Options(pos, left, s.opts[:0])
-	for _, o := range s.opts {
-		out, ok, err := s.option(pos, o)
-		if err != nil {
-			return err
+	s.opts = s.g.Options(pos, true, s.opts[:0])
+	nLeft := len(s.opts)
+	s.opts = s.g.Options(pos, false, s.opts)
+	s.probes = slices.Grow(s.probes[:0], len(s.opts))[:len(s.opts)]
+	for i, o := range s.opts {
+		s.next.begin(o, &s.probes[i])
+	}
+	// The loads alone, in a loop of their own: the processor has them all
+	// in flight at once.
+	var sink uint64
+	for i := range s.probes {
+		if p := &s.probes[i]; p.j >= 0 {
+			sink ^= p.sh.slots[p.j] ^ uint64(p.sh.recs[p.j].Left)
 		}
-		if !ok {
+	}
+	s.sink ^= sink
+	for i, o := range s.opts {
+		side := &c.right
+		if i < nLeft {
+			side = &c.left
+		}
+		if side.Decided() {
 			continue
 		}
-		if add(out); done() {
-			break
+		r, held, ok := s.next.end(&s.probes[i])
+		if held && !ok {
+			return fmt.Errorf("%w: option %s of %s is not among the kept positions of tier %d",
+				ErrCorrupt, s.g.Format(o), s.g.Format(pos), s.tier+1)
+		}
+		if !held {
+			continue
+		}
+		// After Left's move Right is to move, and the other way round.
+		if i < nLeft {
+			side.Add(r.Right)
+		} else {
+			side.Add(r.Left)
 		}
 	}
 	return nil
 }
 
-// option is the outcome of the option o of pos, false when the table does
-// not answer for the shard of its representative.
-func (s *solver) option(pos, o uint64) (solve.Outcome, bool, error) {
-	out, held, ok := s.next.outcome(o)
-	if held && !ok {
-		return 0, false, fmt.Errorf("%w: option %s of %s is not among the kept positions of tier %d",
-			ErrCorrupt, s.g.Format(o), s.g.Format(pos), s.tier+1)
+// probe is a lookup begun: the representative of a position's orbit,
+// whether the map to it exchanges the players, and where its search
+// starts (sh nil when the table does not answer for its shard).
+type probe struct {
+	canon   uint64
+	negated bool
+	sh      *outcomeShard
+	j       int
+}
+
+// begin begins the lookup of pos's record into p: the representative,
+// its shard and the slot its search starts at (j -1 when there is no slot
+// to read), without reading the slot.
+func (t *OutcomeTable) begin(pos uint64, p *probe) {
+	p.canon, p.negated = t.group.CanonSign(pos)
+	p.sh, p.j = nil, -1
+	if t.shards == 0 || !t.holds(p.canon) {
+		return
 	}
-	return out, held, nil
+	h := mix(p.canon)
+	p.sh = &t.sh[bucketOfMix(h, t.shards)]
+	if len(p.sh.slots) > 0 {
+		p.j = p.sh.slot(h)
+	}
+}
+
+// end finishes the lookup p: the record, whether the table answers for
+// the shard (held) and whether it holds the position (ok), as record
+// returns them.
+func (t *OutcomeTable) end(p *probe) (r solve.Record, held, ok bool) {
+	if p.sh == nil {
+		return r, false, false
+	}
+	if p.j < 0 {
+		return r, true, false
+	}
+	r, ok = p.sh.lookupFrom(p.canon, p.j)
+	if ok && p.negated {
+		r = r.Negate()
+	}
+	return r, true, ok
 }

@@ -74,14 +74,16 @@ func TestKeptAddOutOfOrder(t *testing.T) {
 	}
 }
 
-// solvedRun is a run kept and solved through jobs: per tier its kept
-// positions and outcome tables, and the class counts.
+// solvedRun is a run kept and solved through jobs: the records of its
+// stored positions, from their tablebase shards, and the class counts.
 type solvedRun struct {
-	outcomes  map[uint64]solve.Outcome // by stored representative
+	records   map[uint64]solve.Record // by stored representative
 	positions solve.Counts
-	start     solve.Outcome
-	keptBytes int64
-	stored    uint64
+	start     solve.Record
+	// tableBytes is the bytes of the tablebase shards.
+	tableBytes int64
+	keptBytes  int64
+	stored     uint64
 	// maxPasses is the most passes a solve job made over its positions.
 	maxPasses int
 	// tiers and jobs count the tiers and the solve jobs that had a next
@@ -107,7 +109,7 @@ func keepAndSolveWith(t *testing.T, st store.Store, spec Spec, shards int, opts 
 	}
 	inputs := map[int][]Blob{start.Bucket: {start}}
 	var kept [][]Blob
-	run := solvedRun{outcomes: map[uint64]solve.Outcome{}}
+	run := solvedRun{records: map[uint64]solve.Record{}}
 	for tier := 0; len(inputs) > 0; tier++ {
 		next := map[int][]Blob{}
 		var tk []Blob
@@ -139,7 +141,7 @@ func keepAndSolveWith(t *testing.T, st store.Store, spec Spec, shards int, opts 
 	for tier := len(kept) - 1; tier >= 0; tier-- {
 		var outs []Blob
 		for _, kb := range kept[tier] {
-			j := &SolveJob{Spec: spec, Tier: tier, Shard: kb.Bucket, Kept: kb, NextShards: shards, NextKept: nextKept, Next: nextOut}
+			j := &SolveJob{Spec: spec, Tier: tier, Shard: kb.Bucket, Shards: shards, Kept: kb, NextShards: shards, NextKept: nextKept, Next: nextOut}
 			if tier == len(kept)-1 {
 				j.NextShards, j.NextKept, j.Next = 0, nil, nil
 			}
@@ -152,7 +154,8 @@ func keepAndSolveWith(t *testing.T, st store.Store, spec Spec, shards int, opts 
 				run.jobs++
 			}
 			run.maxPasses = max(run.maxPasses, len(solvePasses(j.NextKept, solveBudget(spec.MemBudget, int(kb.Count)))))
-			outs = append(outs, r.Outcomes)
+			outs = append(outs, r.Table)
+			run.tableBytes += r.Table.Size
 			run.positions.Add(r.Positions)
 			if r.Start != nil {
 				run.start = *r.Start
@@ -161,12 +164,24 @@ func keepAndSolveWith(t *testing.T, st store.Store, spec Spec, shards int, opts 
 			if err != nil {
 				t.Fatal(err)
 			}
-			o, err := readOutcomes(ctx, st, r.Outcomes, uint64(len(keys)))
+			sh, err := readTable(ctx, st, r.Table, g, tier)
 			if err != nil {
 				t.Fatal(err)
 			}
+			var tkeys []uint64
+			var recs []solve.Record
+			err = sh.All(func(code uint64, r solve.Record) bool {
+				tkeys, recs = append(tkeys, codeKey(code, squeeze(g))), append(recs, r)
+				return true
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(keys, tkeys) {
+				t.Fatalf("tier %d shard %d: the tablebase shard's %d positions are not the %d kept", tier, kb.Bucket, len(tkeys), len(keys))
+			}
 			for i, k := range keys {
-				run.outcomes[k] = solve.Outcome(o[i/4] >> (2 * (i % 4)) & 3)
+				run.records[k] = recs[i]
 			}
 		}
 		if len(nextKept) > 0 {
@@ -226,9 +241,10 @@ func TestSolvePasses(t *testing.T) {
 
 // TestSolveAgainstWholeBoard checks the solve, position by position,
 // against memoised minimax on whole boards without symmetry: every image
-// of a stored position has the outcome of the representative, with Left
-// and Right exchanged by the maps that exchange them, and the counts by
-// class weighted by orbit size are the whole-board counts.
+// of a stored position has the class and the remoteness for each player
+// to move of the representative, with Left and Right exchanged by the
+// maps that exchange them, and the counts by class weighted by orbit size
+// are the whole-board counts.
 func TestSolveAgainstWholeBoard(t *testing.T) {
 	boards := map[string][]string{
 		"clobber":     {"1x5", "2x2", "2x3", "3x3", "2x5", "3x4", "2x6", "4x4"},
@@ -258,35 +274,43 @@ func TestSolveAgainstWholeBoard(t *testing.T) {
 func checkAgainstReference(t *testing.T, g games.Game, spec Spec, run solvedRun) {
 	t.Helper()
 	ref := refsolve.New(g.(games.Mover))
+	rec := refsolve.NewRecorder(g.(games.Mover))
 	group := games.StartGroup(g, !spec.NoSymmetry)
 	var want solve.Counts
 	var n uint64
+	var longest uint8
 	for _, tier := range refsolve.Reachable(g) {
 		for _, pos := range tier {
-			o := ref.Outcome(pos)
+			o, wantRec := ref.Outcome(pos), rec.Record(pos)
 			want[o]++
 			canon, negated := group.CanonSign(pos)
-			got, ok := run.outcomes[canon]
+			got, ok := run.records[canon]
 			if !ok {
-				t.Fatalf("%s: no outcome for the representative of\n%s", g.Board(), g.Format(pos))
+				t.Fatalf("%s: no record for the representative of\n%s", g.Board(), g.Format(pos))
 			}
 			if negated {
 				got = got.Negate()
 			}
-			if got != o {
-				t.Fatalf("outcome %s, whole board %s:\n%s", got, o, g.Format(pos))
+			if got.Outcome() != o {
+				t.Fatalf("outcome %s, whole board %s:\n%s", got.Outcome(), o, g.Format(pos))
 			}
+			if got != wantRec {
+				t.Fatalf("remoteness left first %d, right first %d; whole board %d, %d:\n%s",
+					got.Left, got.Right, wantRec.Left, wantRec.Right, g.Format(pos))
+			}
+			longest = max(longest, got.Left, got.Right)
 			n++
 		}
 	}
 	if run.positions != want {
 		t.Errorf("counts by class %v, whole board %v", run.positions.Map(), want.Map())
 	}
-	if s := ref.Outcome(g.Start()); run.start != s {
-		t.Errorf("start %s, whole board %s", run.start, s)
+	if s := rec.Record(g.Start()); run.start != s {
+		t.Errorf("start %+v, whole board %+v", run.start, s)
 	}
-	t.Logf("%d positions, %d stored, start %s, %v, kept %.2f bytes a stored position",
-		n, run.stored, run.start, want.Map(), float64(run.keptBytes)/float64(run.stored))
+	t.Logf("%d positions, %d stored, start %s %+v, %v, longest game %d; kept %.2f bytes a stored position, tablebase %.2f",
+		n, run.stored, run.start.Outcome(), run.start, want.Map(), longest,
+		float64(run.keptBytes)/float64(run.stored), float64(run.tableBytes)/float64(run.stored))
 }
 
 // TestOutcomeShard builds a shard's hash table from sorted keys and their
@@ -304,14 +328,13 @@ func TestOutcomeShard(t *testing.T) {
 				set[r.Uint64()>>r.IntN(40)] = true
 			}
 			keys := slices.Sorted(maps.Keys(set))
-			outs := make([]byte, (len(keys)+3)/4)
-			want := make(map[uint64]solve.Outcome, len(keys))
+			recs := make([]solve.Record, len(keys))
+			want := make(map[uint64]solve.Record, len(keys))
 			for i, k := range keys {
-				o := solve.Outcome(r.IntN(4))
-				outs[i/4] |= byte(o) << (2 * (i % 4))
-				want[k] = o
+				recs[i] = solve.Record{Left: uint8(r.IntN(30)), Right: uint8(r.IntN(30))}
+				want[k] = recs[i]
 			}
-			s := newOutcomeShard(keys, outs)
+			s := newOutcomeShard(keys, recs)
 			for k, o := range want {
 				if got, ok := s.lookup(k, mix(k)); !ok || got != o {
 					t.Fatalf("%d keys, top %v: key %#x: got %v %v, want %v", len(keys), top, k, got, ok, o)

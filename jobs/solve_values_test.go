@@ -27,7 +27,8 @@ func TestSolveAgainstValues(t *testing.T) {
 			}
 			tab := v.Table()
 			var checked, capped int
-			for pos, o := range run.outcomes {
+			for pos, r := range run.records {
+				o := r.Outcome()
 				sum := cgt.Zero
 				ok := true
 				for _, p := range g.Pieces(pos, nil) {

@@ -20,7 +20,7 @@ func TestSolveSharedTables(t *testing.T) {
 			own := keepAndSolve(t, newMemStore(), spec, 5)
 			cache := NewTableCache(2)
 			shared := keepAndSolveWith(t, newMemStore(), spec, 5, Options{Tables: cache})
-			if !maps.Equal(own.outcomes, shared.outcomes) || own.positions != shared.positions || own.start != shared.start {
+			if !maps.Equal(own.records, shared.records) || own.positions != shared.positions || own.start != shared.start {
 				t.Fatalf("outcomes with a shared table differ from those without")
 			}
 			checkAgainstReference(t, g, spec, shared)

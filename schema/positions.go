@@ -31,6 +31,11 @@ type Position struct {
 	// in the file of a solved run; empty in a run not solved, whose files
 	// have no outcome column.
 	Outcome string
+	// RemotenessLeftFirst and RemotenessRightFirst are the position's
+	// remoteness with Left, and with Right, to move, in the file of a
+	// solved run (0 in a file solved before the solve kept remoteness,
+	// which has no such columns).
+	RemotenessLeftFirst, RemotenessRightFirst int32
 }
 
 // Column indexes of the positions table, in schema order.
@@ -39,8 +44,10 @@ const (
 	posLivePieces
 	posDeadPieces
 	posPicture
-	// The outcome column, only in a solved run's file.
+	// The outcome and remoteness columns, only in a solved run's file.
 	posOutcome
+	posRemotenessLeft
+	posRemotenessRight
 )
 
 var positionsSchema = arrow.NewSchema([]arrow.Field{
@@ -54,10 +61,19 @@ var positionsSchema = arrow.NewSchema([]arrow.Field{
 // solved run's positions table.
 const ColOutcome = "outcome"
 
-// positionsSolvedSchema is positionsSchema with the outcome column after
-// the others: the positions table of a solved run.
+// The remoteness columns of a solved run's positions table.
+const (
+	ColRemotenessLeftFirst  = "remoteness_left_first"
+	ColRemotenessRightFirst = "remoteness_right_first"
+)
+
+// positionsSolvedSchema is positionsSchema with the outcome and
+// remoteness columns after the others: the positions table of a solved
+// run.
 var positionsSolvedSchema = arrow.NewSchema(append(positionsSchema.Fields(),
 	req(ColOutcome, tStr),
+	req(ColRemotenessLeftFirst, tI32),
+	req(ColRemotenessRightFirst, tI32),
 ), tableMetadata(TablePositions))
 
 // PositionsSchema returns the Arrow schema of the
@@ -82,8 +98,10 @@ type PositionWriter struct {
 	key        *array.Uint64Builder
 	live, dead *array.Int32Builder
 	picture    *array.StringBuilder
-	// outcome is nil unless the file is a solved run's.
-	outcome *array.StringBuilder
+	// outcome and the remoteness columns are nil unless the file is a
+	// solved run's.
+	outcome                         *array.StringBuilder
+	remotenessLeft, remotenessRight *array.Int32Builder
 }
 
 // NewPositionWriter starts a positions file on w with row groups of at most
@@ -124,6 +142,8 @@ func newPositionWriter(w io.Writer, sc *arrow.Schema, o writeOptions) (*Position
 	}
 	if sc == positionsSolvedSchema {
 		pw.outcome = b.Field(posOutcome).(*array.StringBuilder)
+		pw.remotenessLeft = b.Field(posRemotenessLeft).(*array.Int32Builder)
+		pw.remotenessRight = b.Field(posRemotenessRight).(*array.Int32Builder)
 	}
 	return pw, nil
 }
@@ -149,6 +169,8 @@ func (pw *PositionWriter) Write(p Position) error {
 	pw.picture.Append(p.Picture)
 	if pw.outcome != nil {
 		pw.outcome.Append(p.Outcome)
+		pw.remotenessLeft.Append(p.RemotenessLeftFirst)
+		pw.remotenessRight.Append(p.RemotenessRightFirst)
 	}
 	return pw.bw.rowDone()
 }
@@ -195,9 +217,15 @@ func scanPositions(r parquet.ReaderAtSeeker, fn func(Position) error) error {
 			dead    = rec.Column(posDeadPieces).(*array.Int32).Int32Values()
 			picture = rec.Column(posPicture).(*array.String)
 			outcome *array.String
+			remL    []int32
+			remR    []int32
 		)
 		if rec.NumCols() > posOutcome {
 			outcome = rec.Column(posOutcome).(*array.String)
+		}
+		if rec.NumCols() > posRemotenessRight {
+			remL = rec.Column(posRemotenessLeft).(*array.Int32).Int32Values()
+			remR = rec.Column(posRemotenessRight).(*array.Int32).Int32Values()
 		}
 		for i := range key {
 			p := Position{
@@ -208,6 +236,9 @@ func scanPositions(r parquet.ReaderAtSeeker, fn func(Position) error) error {
 			}
 			if outcome != nil {
 				p.Outcome = outcomeString(outcome.Value(i))
+			}
+			if remL != nil {
+				p.RemotenessLeftFirst, p.RemotenessRightFirst = remL[i], remR[i]
 			}
 			if err := fn(p); err != nil {
 				return err

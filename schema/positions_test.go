@@ -50,6 +50,7 @@ func withOutcomes(rows []Position) []Position {
 	out := slices.Clone(rows)
 	for i := range out {
 		out[i].Outcome = outcomeClasses[out[i].Key%4]
+		out[i].RemotenessLeftFirst, out[i].RemotenessRightFirst = int32(out[i].Key%13), int32(out[i].Key%7)
 	}
 	return out
 }
@@ -94,8 +95,8 @@ func TestPositionsSchemaMatchesStruct(t *testing.T) {
 		t.Errorf("columns\n %v\nfields\n %v", cols, fields)
 	}
 	if got := PositionsSchema().Fields(); !slices.EqualFunc(got, PositionsSolvedSchema().Fields()[:len(got)], func(a, b arrow.Field) bool { return a.Equal(b) }) ||
-		len(got) != len(cols)-1 || cols[len(cols)-1] != ColOutcome {
-		t.Errorf("the unsolved columns %v are not the solved ones %v without the last, outcome", got, cols)
+		len(got) != len(cols)-3 || !slices.Equal(cols[len(got):], []string{ColOutcome, ColRemotenessLeftFirst, ColRemotenessRightFirst}) {
+		t.Errorf("the unsolved columns %v are not the solved ones %v without the last three, outcome and the remotenesses", got, cols)
 	}
 	if slices.Contains(cols, "tier") {
 		t.Error("a tier column would clash with the tier=NN directory")

@@ -63,3 +63,53 @@ func Reachable(g games.Game) [][]uint64 {
 	}
 	return tiers[:len(tiers)-1]
 }
+
+// Recorder memoises the remoteness of every position it has solved, for
+// each player to move, by the definitions of solve.Record applied directly:
+// no decomposition, no symmetry, no shortcut.
+type Recorder struct {
+	g    games.Mover
+	memo map[uint64]solve.Record
+}
+
+// NewRecorder returns a recorder for g.
+func NewRecorder(g games.Mover) *Recorder {
+	return &Recorder{g: g, memo: map[uint64]solve.Record{}}
+}
+
+// Record solves pos for each player to move.
+func (s *Recorder) Record(pos uint64) solve.Record {
+	if r, ok := s.memo[pos]; ok {
+		return r
+	}
+	r := solve.Record{Left: s.side(pos, true), Right: s.side(pos, false)}
+	s.memo[pos] = r
+	return r
+}
+
+// side is the remoteness of pos with Left (left) or Right to move: 0
+// without a move; else, when some option leaves the opponent lost (an even
+// remoteness with the opponent to move), 1 + the least such remoteness;
+// else 1 + the greatest remoteness of any option.
+func (s *Recorder) side(pos uint64, left bool) uint8 {
+	opts := s.g.Options(pos, left, nil)
+	if len(opts) == 0 {
+		return 0
+	}
+	win, most := -1, 0
+	for _, o := range opts {
+		rec := s.Record(o)
+		r := int(rec.Left)
+		if left {
+			r = int(rec.Right)
+		}
+		if r%2 == 0 && (win < 0 || r < win) {
+			win = r
+		}
+		most = max(most, r)
+	}
+	if win >= 0 {
+		return uint8(win + 1)
+	}
+	return uint8(most + 1)
+}
