@@ -152,7 +152,7 @@ func coordinate(ctx context.Context, f coordinatorFlags, args []string) error {
 			// The census is done and in the outputs: only its solve is
 			// left, which resumes from its bucket.
 			s, err := finishedCensus(r.f.quiet, r.outDir, m)
-			if err != nil || s.Solved != nil {
+			if err != nil || s.Solved.HasTablebase() {
 				return err
 			}
 			return r.solve(ctx, cm)

@@ -15,6 +15,8 @@ import (
 	"github.com/census-cgt/census/games/all"
 	"github.com/census-cgt/census/games/mutorere"
 	"github.com/census-cgt/census/play"
+	"github.com/census-cgt/census/probe"
+	"github.com/census-cgt/census/solve"
 )
 
 type playFlags struct {
@@ -27,6 +29,7 @@ type playFlags struct {
 	sample          bool
 	mobility        bool
 	json            bool
+	tablebase       string
 }
 
 func playCmd() *cobra.Command {
@@ -46,7 +49,10 @@ loss, ties broken uniformly; D from 0 to 4, 0 is random); perfect (a
 winning move when there is one, uniformly among them, else a drawing one,
 else any; in Mū tōrere the fastest win and the slowest loss). The perfect
 player reads every outcome from an exact solution computed in memory: a
-memoised solve of the whole board, or Mū tōrere's retrograde analysis.
+memoised solve of the whole board, or Mū tōrere's retrograde analysis;
+with --tablebase DIR it reads them from the tablebase of the solved run in
+DIR (of the same game, board and start) instead, and plays the fastest win
+and the slowest loss, as the tablebase's remoteness says.
 
 Where every player's move probabilities can be computed exactly, the win
 rates are exact sums over every branch of play (the minimax player's
@@ -61,7 +67,8 @@ game); its games can go round for ever, so a game still on after
 --max-moves moves counts as unfinished.`,
 		Example: `  census play clobber 3x4 --player minimax-random:2 --against perfect
   census play domineering 5x5 --player minimax-random:3 --against random --games 2000 --seed 7 --json
-  census play mutorere 8 --player minimax-random:1 --against perfect --max-moves 200`,
+  census play mutorere 8 --player minimax-random:1 --against perfect --max-moves 200
+  census play clobber 4x5 --player random --against perfect --tablebase results/clobber-4x5 --sample`,
 		Args: exactArgs(2, "GAME BOARD"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runPlay(c.Context(), c.OutOrStdout(), f, args[0], args[1])
@@ -78,6 +85,7 @@ game); its games can go round for ever, so a game still on after
 	fl.BoolVar(&f.sample, "sample", false, "sample games even where the rates can be computed exactly")
 	fl.BoolVar(&f.mobility, "mobility", false, "sample, and measure P's moves: the opponent's replies after them and P's own moves, beside the means over P's legal moves")
 	fl.BoolVar(&f.json, "json", false, "print the result as JSON")
+	fl.StringVar(&f.tablebase, "tablebase", "", "the perfect player reads the tablebase of this solved run (OUT/GAME-BOARD) and plays the fastest wins and slowest losses")
 	return c
 }
 
@@ -145,6 +153,8 @@ type playSetup struct {
 	start  uint64
 	diag   string
 	p, q   play.Spec
+	// close releases what the oracle holds open, when set.
+	close func() error
 }
 
 func parsePlay(ctx context.Context, f playFlags, gameName, board string) (*playSetup, error) {
@@ -195,6 +205,17 @@ func parsePlay(ctx context.Context, f playFlags, gameName, board string) (*playS
 	}
 	rules := play.NewGameRules(mv)
 	su.rules, su.oracle, su.start, su.diag = rules, play.NewSolver(rules), g.Start(), g.Format(g.Start())
+	if f.tablebase != "" {
+		t, err := probe.Open(f.tablebase)
+		if err != nil {
+			return nil, usagef("--tablebase %v", err)
+		}
+		if i := t.Info(); i.Game != gameName || i.Board != board || i.Start != su.diag {
+			t.Close()
+			return nil, usagef("--tablebase %s: a run of %s %s from %s, not of %s %s from %s", f.tablebase, i.Game, i.Board, i.Start, gameName, board, su.diag)
+		}
+		su.oracle, su.close = tablebaseOracle{t}, t.Close
+	}
 	return su, nil
 }
 
@@ -202,6 +223,9 @@ func runPlay(ctx context.Context, w io.Writer, f playFlags, gameName, board stri
 	su, err := parsePlay(ctx, f, gameName, board)
 	if err != nil {
 		return err
+	}
+	if su.close != nil {
+		defer su.close()
 	}
 	res := playResult{Game: gameName, Board: board, Start: su.diag, Player: su.p.String(), Against: su.q.String()}
 	if su.rules.Loopy() {
@@ -314,3 +338,30 @@ func printPlay(w io.Writer, r playResult) {
 			mb.Moves, mb.Replies, mb.RepliesMean, mb.RepliesSE, mb.Own, mb.OwnMean, mb.OwnSE)
 	}
 }
+
+// tablebaseOracle reads the verdicts and remoteness of a tiered game's
+// states from a solved run's tablebase: the perfect player then plays the
+// fastest wins and the slowest losses. A state the tablebase does not
+// hold is a bug in the match (every state it visits is reachable), so it
+// panics with the error.
+type tablebaseOracle struct{ t *probe.Table }
+
+func (o tablebaseOracle) remoteness(s play.State) uint8 {
+	r, err := o.t.Record(s.Pos)
+	if err != nil {
+		panic(fmt.Sprintf("census play: tablebase: %v", err))
+	}
+	if s.Left {
+		return r.Left
+	}
+	return r.Right
+}
+
+func (o tablebaseOracle) Outcome(s play.State) play.Verdict {
+	if solve.Wins(o.remoteness(s)) {
+		return play.Win
+	}
+	return play.Loss
+}
+
+func (o tablebaseOracle) Remoteness(s play.State) int { return int(o.remoteness(s)) }

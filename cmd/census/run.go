@@ -289,7 +289,7 @@ func (r *censusRun) finished(m schema.Manifest) (*coordinator.Result, bool, erro
 	if err != nil {
 		return nil, false, err
 	}
-	return &coordinator.Result{Summary: s}, s.Solved != nil, nil
+	return &coordinator.Result{Summary: s}, s.Solved.HasTablebase(), nil
 }
 
 // stages runs the values stage and the solve stage of the census res
@@ -333,7 +333,7 @@ func checkWritable(dir string) error {
 	_, statErr := os.Stat(dir)
 	created := statErr != nil
 	for attempt := 1; ; attempt++ {
-		f, err := probe(dir)
+		f, err := probeWritable(dir)
 		// A concurrent check removing what it made, as this one made it,
 		// fails it with "does not exist" or "exists": again.
 		if (errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrExist)) && attempt < 10 {
@@ -351,8 +351,8 @@ func checkWritable(dir string) error {
 	}
 }
 
-// probe makes dir, if need be, and a file in it.
-func probe(dir string) (*os.File, error) {
+// probeWritable makes dir, if need be, and a file in it.
+func probeWritable(dir string) (*os.File, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}

@@ -32,17 +32,23 @@ func solveCmd() *cobra.Command {
 	var f solveFlags
 	c := &cobra.Command{
 		Use:   "solve DIR",
-		Short: "Find the outcome class of every position of a finished census run",
+		Short: "Solve every position of a finished census run and keep its tablebase",
 		Long: `Find the outcome class of every position of the finished census run in DIR
 (OUT/GAME-BOARD, the directory that holds run.json; not OUT), which must have
 kept its positions: census run GAME BOARD --solve keeps them and solves at
 once. The tiers are solved backwards, the last first, as jobs on an
-embedded NATS server: a position's class (L: Left wins whoever starts, R:
-Right wins whoever starts, N: the player to move wins, P: the player to
-move loses) follows from its options' in the next tier.
+embedded NATS server: for each player to move a position's remoteness
+(the moves to the end with best play: the winner ends as fast as it can,
+the loser lasts as long as it can; odd when the mover wins) follows from
+its options' in the next tier, and so its class (L: Left wins whoever
+starts, R: Right wins whoever starts, N: the player to move wins, P: the
+player to move loses).
 
-summary.json gains start_outcome, outcomes (positions by class, counted as
-the census counts positions) and outcomes_by_tier (see schema/COLUMNS.md).
+summary.json gains start_outcome, start_remoteness, outcomes (positions by
+class, counted as the census counts positions), outcomes_by_tier and
+tablebase (see schema/COLUMNS.md); DIR/tablebase/ holds every stored
+position's remoteness for census probe and census serve. A run solved
+before the solve kept a tablebase is solved again to gain one.
 
 Interrupted, the same command resumes from --data. A DIR that is no
 finished run, a run that did not keep its positions, or a game this stage
@@ -156,7 +162,7 @@ func finishedCensus(quiet bool, dir string, m schema.Manifest) (schema.Summary, 
 	}
 	if !quiet {
 		next := "going on to the solve"
-		if s.Solved != nil {
+		if s.Solved.HasTablebase() {
 			next = "solved already"
 		}
 		fmt.Fprintf(os.Stderr, "census: %s holds the finished census of run %s, with its kept positions: %s\n", dir, m.Run, next)

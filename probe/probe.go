@@ -1,0 +1,296 @@
+// Package probe answers what a solved run's tablebase knows of one
+// position: its class, each player's result and remoteness, every legal
+// move with what it leads to, best first, and the line of best play.
+// `census probe`, `census serve` and the perfect player of `census play`
+// ask it.
+package probe
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/games/all"
+	"github.com/census-cgt/census/solve"
+	"github.com/census-cgt/census/values"
+)
+
+// The errors of a probe. A caller tells a bad question (ErrBadDiagram:
+// not a position of the run's game and board) from a position the run
+// does not hold (ErrNotInRun: unreachable from its start) and from a
+// damaged tablebase (ErrCorrupt).
+var (
+	ErrBadDiagram = errors.New("bad diagram")
+	ErrNotInRun   = errors.New("position not in the run")
+	ErrCorrupt    = errors.New("tablebase corrupt")
+	// ErrNoTablebase: the run was solved before the solve kept a
+	// tablebase (census solve solves it again to gain one), or not
+	// solved at all.
+	ErrNoTablebase = errors.New("no tablebase")
+)
+
+// MaxDiagram bounds the length of a diagram a probe reads: a board of 64
+// squares and its row separators fit with room to spare.
+const MaxDiagram = 256
+
+// Source is where a Table finds the record of a stored position (the
+// representative of its orbit under the start's symmetries): a
+// tablebase's files, or a solve made in memory. It returns false when it
+// holds no such position, and an error wrapping ErrCorrupt when what it
+// holds is damaged. It is safe for concurrent use.
+type Source interface {
+	Record(tier int, canon uint64) (solve.Record, bool, error)
+}
+
+// Table answers probes of one solved run. It is safe for concurrent use.
+type Table struct {
+	info   RunInfo
+	g      games.Mover
+	group  games.Group
+	src    Source
+	values *values.Index
+	// startX and startO count each player's amazons at the start, for
+	// games whose movers never leave the board (Amazons).
+	startX, startO int
+	close          func() error
+}
+
+// New returns the table of the run info describes, whose game is g and
+// whose stored positions are the representatives under group, each one's
+// record in src. x, when not nil, values the pieces of a valued run.
+func New(info RunInfo, g games.Mover, group games.Group, src Source, x *values.Index) *Table {
+	t := &Table{info: info, g: g, group: group, src: src, values: x}
+	start := g.Format(g.Start())
+	t.startX, t.startO = strings.Count(start, "x"), strings.Count(start, "o")
+	info.Valued = x != nil
+	t.info = info
+	return t
+}
+
+// Info describes the run.
+func (t *Table) Info() RunInfo { return t.info }
+
+// Game is the run's game.
+func (t *Table) Game() games.Mover { return t.g }
+
+// Close releases the files of the table's source.
+func (t *Table) Close() error {
+	if t.close != nil {
+		return t.close()
+	}
+	return nil
+}
+
+// Position reads a diagram of the run's board. It fails with an error
+// wrapping ErrBadDiagram that names what is wrong: a length over
+// MaxDiagram, another board size, a character not of the game, or (Amazons)
+// another number of amazons than the start has.
+func (t *Table) Position(diagram string) (uint64, error) {
+	if len(diagram) > MaxDiagram {
+		return 0, fmt.Errorf("%w: %d characters, at most %d", ErrBadDiagram, len(diagram), MaxDiagram)
+	}
+	g, err := all.New(t.info.Game, t.info.Board, diagram)
+	if err != nil {
+		msg := strings.TrimPrefix(err.Error(), t.info.Game+": ")
+		msg = strings.TrimPrefix(msg, games.ErrBadDiagram.Error()+": ")
+		return 0, fmt.Errorf("%w: %s", ErrBadDiagram, msg)
+	}
+	if t.info.Game == "amazons" {
+		x, o := strings.Count(diagram, "x"), strings.Count(diagram, "o")
+		if x != t.startX || o != t.startO {
+			return 0, fmt.Errorf("%w: %q has %d black and %d white amazons, the run's start %d and %d",
+				ErrBadDiagram, diagram, x, o, t.startX, t.startO)
+		}
+	}
+	return g.Start(), nil
+}
+
+// Record is the record of pos: its representative's, with Left and Right
+// exchanged when the map to it exchanges the players. It fails with an
+// error wrapping ErrNotInRun when pos is not reachable from the run's
+// start.
+func (t *Table) Record(pos uint64) (solve.Record, error) {
+	tier := t.g.Tier(pos)
+	if tier < 0 {
+		return solve.Record{}, fmt.Errorf("%w: %s holds more material than the run's start %s, so no sequence of moves reaches it",
+			ErrNotInRun, t.g.Format(pos), t.info.Start)
+	}
+	if tier >= t.info.Tiers {
+		return solve.Record{}, fmt.Errorf("%w: %s is %d moves from the start, the run's tiers are 0 to %d",
+			ErrNotInRun, t.g.Format(pos), tier, t.info.Tiers-1)
+	}
+	canon, negated := t.group.CanonSign(pos)
+	r, ok, err := t.src.Record(tier, canon)
+	if err != nil {
+		return solve.Record{}, err
+	}
+	if !ok {
+		return solve.Record{}, fmt.Errorf("%w: %s is not reachable from the run's start %s", ErrNotInRun, t.g.Format(pos), t.info.Start)
+	}
+	if negated {
+		r = r.Negate()
+	}
+	return r, nil
+}
+
+// Probe answers for the position diagram shows, for the player to move
+// asked (Both for both). It fails like Position and Record.
+func (t *Table) Probe(diagram string, toMove Player) (*Answer, error) {
+	pos, err := t.Position(diagram)
+	if err != nil {
+		return nil, err
+	}
+	return t.Answer(pos, toMove)
+}
+
+// Answer answers for pos, for the player to move asked (Both for both).
+func (t *Table) Answer(pos uint64, toMove Player) (*Answer, error) {
+	a, err := t.Brief(pos, toMove)
+	if err != nil {
+		return nil, err
+	}
+	a.Moves, a.BestLine = map[string][]Move{}, map[string][]Move{}
+	for _, p := range []Player{Left, Right} {
+		if toMove != Both && toMove != p {
+			continue
+		}
+		if a.Moves[p.String()], err = t.Moves(pos, p); err != nil {
+			return nil, err
+		}
+		if a.BestLine[p.String()], err = t.BestLine(pos, p); err != nil {
+			return nil, err
+		}
+	}
+	if t.values != nil {
+		t.value(a, pos)
+	}
+	return a, nil
+}
+
+// Moves lists p's legal moves in pos, best first: the winning moves by
+// least remoteness, then the losing ones by greatest, ties in the order
+// of their notation.
+func (t *Table) Moves(pos uint64, p Player) ([]Move, error) {
+	left := p == Left
+	opts := t.g.Options(pos, left, nil)
+	before := cells(t.g.Format(pos))
+	moves := make([]Move, 0, len(opts))
+	for _, o := range opts {
+		r, err := t.Record(o)
+		if err != nil {
+			return nil, fmt.Errorf("%w: the option %s of %s: %v", ErrCorrupt, t.g.Format(o), t.g.Format(pos), err)
+		}
+		after := t.g.Format(o)
+		squares, name, err := describe(t.info.Game, before, cells(after), t.info.Cols)
+		if err != nil {
+			return nil, err
+		}
+		opp := r.Left
+		if left {
+			opp = r.Right
+		}
+		res := "loss"
+		if !solve.Wins(opp) {
+			res = "win"
+		}
+		moves = append(moves, Move{Move: name, Player: p.String(), Squares: squares, Diagram: after,
+			Result: res, Remoteness: int(opp), next: o})
+	}
+	slices.SortFunc(moves, func(a, b Move) int {
+		if a.Result != b.Result {
+			if a.Result == "win" {
+				return -1
+			}
+			return 1
+		}
+		if a.Result == "win" {
+			return cmp.Or(cmp.Compare(a.Remoteness, b.Remoteness), cmp.Compare(a.Move, b.Move))
+		}
+		return cmp.Or(cmp.Compare(b.Remoteness, a.Remoteness), cmp.Compare(a.Move, b.Move))
+	})
+	return moves, nil
+}
+
+// BestLine is the line of best play from pos with p to move: p's best
+// move, the opponent's best reply, and so on to the end. Its length is
+// the position's remoteness for p; a tablebase whose records disagree
+// with their options' fails with an error wrapping ErrCorrupt.
+func (t *Table) BestLine(pos uint64, p Player) ([]Move, error) {
+	var line []Move
+	for {
+		r, err := t.Record(pos)
+		if err != nil {
+			return nil, err
+		}
+		want := r.Left
+		if p == Right {
+			want = r.Right
+		}
+		moves, err := t.Moves(pos, p)
+		if err != nil {
+			return nil, err
+		}
+		if len(moves) == 0 {
+			if want != 0 {
+				return nil, fmt.Errorf("%w: %s has no move for %s but remoteness %d", ErrCorrupt, t.g.Format(pos), p, want)
+			}
+			return line, nil
+		}
+		best := moves[0]
+		if best.Remoteness+1 != int(want) {
+			return nil, fmt.Errorf("%w: %s has remoteness %d for %s, its best move %s leaves %d",
+				ErrCorrupt, t.g.Format(pos), want, p, best.Move, best.Remoteness)
+		}
+		line = append(line, best)
+		pos, p = best.next, p.Other()
+	}
+}
+
+// value adds each live piece's value and their sum to a.
+func (t *Table) value(a *Answer, pos uint64) {
+	ans := t.values.Value(pos)
+	g := t.values.Game()
+	for _, pc := range g.Pieces(pos, nil) {
+		if !pc.Live {
+			continue
+		}
+		one := t.values.Value(pc.Key)
+		p := Piece{Picture: g.Picture(g.Translate(pc.Key))}
+		switch {
+		case one.Complete():
+			p.Value = t.values.Table().String(one.Sum)
+		case len(one.Capped) > 0:
+			p.Note = "capped"
+		case len(one.Missing) > 0:
+			p.Note = "missing"
+		default:
+			p.Note = "not valued"
+		}
+		if one.Outcome != 0 {
+			p.Outcome = one.Outcome.String()
+		}
+		a.Pieces = append(a.Pieces, p)
+	}
+	if ans.Complete() {
+		v := t.values.Table().String(ans.Sum)
+		a.Value = &v
+	}
+}
+
+// cells is a diagram's cells without its row separators.
+func cells(diagram string) []byte { return []byte(strings.ReplaceAll(diagram, "/", "")) }
+
+// Brief answers for pos without its moves and best line: the class and
+// each player's result alone.
+func (t *Table) Brief(pos uint64, toMove Player) (*Answer, error) {
+	r, err := t.Record(pos)
+	if err != nil {
+		return nil, err
+	}
+	return &Answer{Diagram: t.g.Format(pos), Game: t.info.Game, Board: t.info.Board, Tier: t.g.Tier(pos),
+		Outcome: r.Outcome().String(), LeftFirst: resultOf(r.Left), RightFirst: resultOf(r.Right),
+		ToMove: toMove.String(), record: r}, nil
+}
