@@ -2,7 +2,13 @@ module github.com/census-cgt/census
 
 go 1.26.8
 
-require github.com/apache/arrow-go/v18 v18.8.0
+require (
+	github.com/apache/arrow-go/v18 v18.8.0
+	github.com/chromedp/cdproto v0.160.1
+	github.com/chromedp/chromedp v0.23.1
+)
+
+require github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 
 require (
 	codeberg.org/go-fonts/liberation v0.5.0

@@ -47,7 +47,7 @@ func run(args []string) int {
 	}
 	root.DisableSuggestions = true
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(runCmd(), coordinatorCmd(), workerCmd(), serverCmd(), statusCmd(), reportCmd(), exportCmd(), valuesCmd(), valueCmd(), solveCmd(), playCmd(), versionCmd())
+	root.AddCommand(runCmd(), coordinatorCmd(), workerCmd(), serverCmd(), statusCmd(), reportCmd(), exportCmd(), valuesCmd(), valueCmd(), solveCmd(), probeCmd(), serveCmd(), playCmd(), versionCmd())
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {

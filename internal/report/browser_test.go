@@ -10,24 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// chromium returns the path of a headless browser. Without one the test
-// is skipped, except on CI (CI=true), where it fails: CI installs the
-// Debian package chromium.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium on PATH; CI must install the Debian package chromium")
-	}
-	t.Skip("no chromium on PATH (install the Debian package chromium); the page is not rendered")
-	return ""
-}
+	"github.com/census-cgt/census/internal/testbin"
+)
 
 // browse runs the headless browser on the page with extra flags and
 // returns its standard output. The page is a local file; the browser
@@ -62,7 +47,7 @@ func colours(img image.Image, r image.Rectangle) int {
 // TestBrowserRendersCharts renders the report in a headless browser: every
 // chart survives parsing as HTML, and the screenshot shows charts.
 func TestBrowserRendersCharts(t *testing.T) {
-	browser := chromium(t)
+	browser := testbin.Chromium(t)
 	dir, out := publishedReport(t)
 	page, err := filepath.Abs(filepath.Join(dir, HTMLName))
 	if err != nil {
