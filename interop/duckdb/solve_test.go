@@ -2,8 +2,12 @@ package duckdb
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/census-cgt/census/schema"
 )
 
 func init() {
@@ -86,5 +90,82 @@ func checkClassesByTier(t *testing.T, o *outputs, res result, run func(row []any
 	}
 	if unsolved == 0 || total == 0 {
 		t.Errorf("the tests made %d unsolved runs and %d solved tiers: the query's union of the two layouts is not checked", unsolved, total)
+	}
+}
+
+func init() {
+	checkers["longest_win"] = checker{check: checkLongestWin}
+}
+
+// checkLongestWin: one row per tier of every solved run in which Left,
+// moving first, wins some position; its longest win, its count of such
+// positions and its example's remoteness, against the positions files
+// read row by row by the census's own reader.
+func checkLongestWin(t *testing.T, o *outputs, res result) {
+	type key struct {
+		run  string
+		tier int
+	}
+	type tierWins struct {
+		longest int32
+		count   uint64
+		byPic   map[string]int32
+	}
+	want := map[key]*tierWins{}
+	for _, r := range censusRuns {
+		if !r.solve {
+			continue
+		}
+		tiers, err := os.ReadDir(filepath.Join(o.dir, r.name(), schema.PositionsDir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range tiers {
+			tier, ok := schema.ParseTierDir(d.Name())
+			if !ok {
+				continue
+			}
+			parts, err := filepath.Glob(filepath.Join(o.dir, r.name(), schema.PositionsDir, d.Name(), schema.PartGlob))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range parts {
+				err := schema.ScanPositionsFile(p, func(row schema.Position) error {
+					if row.RemotenessLeftFirst%2 == 0 {
+						return nil
+					}
+					k := key{r.name(), tier}
+					w := want[k]
+					if w == nil {
+						w = &tierWins{byPic: map[string]int32{}}
+						want[k] = w
+					}
+					w.longest = max(w.longest, row.RemotenessLeftFirst)
+					w.count++
+					w.byPic[row.Picture] = row.RemotenessLeftFirst
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if len(res.rows) != len(want) {
+		t.Errorf("%d rows, want %d (run, tier) with a win for Left moving first", len(res.rows), len(want))
+	}
+	for _, row := range res.rows {
+		k := key{asString(t, row[res.col(t, "run")]), int(asUint(t, row[res.col(t, "tier")]))}
+		w := want[k]
+		if w == nil {
+			t.Errorf("%s tier %d: a row, but no position of the tier is a win for Left moving first", k.run, k.tier)
+			continue
+		}
+		longest, count := asUint(t, row[res.col(t, "longest_win")]), asUint(t, row[res.col(t, "left_wins")])
+		example := asString(t, row[res.col(t, "example")])
+		if longest != uint64(w.longest) || count != w.count || w.byPic[example] != w.longest {
+			t.Errorf("%s tier %d: longest win %d of %d, example %s (%d); the files: %d of %d",
+				k.run, k.tier, longest, count, example, w.byPic[example], w.longest, w.count)
+		}
 	}
 }
