@@ -16,3 +16,10 @@ type Mover interface {
 	// on a board of k's bounding box.
 	PiecePosition(k PieceKey) uint64
 }
+
+// Parser is a Game that reads a position of its own board from a board
+// diagram in the spec's characters, failing with an error that wraps
+// ErrBadDiagram and names what is wrong.
+type Parser interface {
+	Parse(diagram string) (uint64, error)
+}

@@ -512,6 +512,9 @@ func solvePasses(kept []Blob, budget int64) [][]int {
 // blob squeezes it.
 func TableCode(key uint64, coding uint8) uint64 { return keyCode(key, uint(coding)) }
 
+// TableKey is the position key whose code TableCode gives.
+func TableKey(code uint64, coding uint8) uint64 { return codeKey(code, uint(coding)) }
+
 // putTable writes the tablebase shard of positions, sorted and unique,
 // and their records to the store as name. It turns positions into their
 // codes in place.

@@ -92,7 +92,7 @@ func (t *Table) Position(diagram string) (uint64, error) {
 	if len(diagram) > MaxDiagram {
 		return 0, fmt.Errorf("%w: %d characters, at most %d", ErrBadDiagram, len(diagram), MaxDiagram)
 	}
-	g, err := all.New(t.info.Game, t.info.Board, diagram)
+	pos, err := t.parse(diagram)
 	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), t.info.Game+": ")
 		msg = strings.TrimPrefix(msg, games.ErrBadDiagram.Error()+": ")
@@ -104,6 +104,19 @@ func (t *Table) Position(diagram string) (uint64, error) {
 			return 0, fmt.Errorf("%w: %q has %d black and %d white amazons, the run's start %d and %d",
 				ErrBadDiagram, diagram, x, o, t.startX, t.startO)
 		}
+	}
+	return pos, nil
+}
+
+// parse reads diagram with the game's own parser, or as the start of a
+// new game where it has none.
+func (t *Table) parse(diagram string) (uint64, error) {
+	if p, ok := t.g.(games.Parser); ok {
+		return p.Parse(diagram)
+	}
+	g, err := all.New(t.info.Game, t.info.Board, diagram)
+	if err != nil {
+		return 0, err
 	}
 	return g.Start(), nil
 }
@@ -174,79 +187,134 @@ func (t *Table) Answer(pos uint64, toMove Player) (*Answer, error) {
 // least remoteness, then the losing ones by greatest, ties in the order
 // of their notation.
 func (t *Table) Moves(pos uint64, p Player) ([]Move, error) {
-	left := p == Left
-	opts := t.g.Options(pos, left, nil)
+	opts, err := t.options(pos, p, nil)
+	if err != nil {
+		return nil, err
+	}
 	before := cells(t.g.Format(pos))
 	moves := make([]Move, 0, len(opts))
 	for _, o := range opts {
-		r, err := t.Record(o)
-		if err != nil {
-			return nil, fmt.Errorf("%w: the option %s of %s: %v", ErrCorrupt, t.g.Format(o), t.g.Format(pos), err)
-		}
-		after := t.g.Format(o)
-		squares, name, err := describe(t.info.Game, before, cells(after), t.info.Cols)
+		m, err := t.move(before, p, o)
 		if err != nil {
 			return nil, err
 		}
-		opp := r.Left
-		if left {
-			opp = r.Right
-		}
-		res := "loss"
-		if !solve.Wins(opp) {
-			res = "win"
-		}
-		moves = append(moves, Move{Move: name, Player: p.String(), Squares: squares, Diagram: after,
-			Result: res, Remoteness: int(opp), next: o})
+		moves = append(moves, m)
 	}
 	slices.SortFunc(moves, func(a, b Move) int {
-		if a.Result != b.Result {
-			if a.Result == "win" {
-				return -1
-			}
-			return 1
-		}
-		if a.Result == "win" {
-			return cmp.Or(cmp.Compare(a.Remoteness, b.Remoteness), cmp.Compare(a.Move, b.Move))
-		}
-		return cmp.Or(cmp.Compare(b.Remoteness, a.Remoteness), cmp.Compare(a.Move, b.Move))
+		return cmp.Or(cmp.Compare(rank(uint8(a.Remoteness)), rank(uint8(b.Remoteness))), cmp.Compare(a.Move, b.Move))
 	})
 	return moves, nil
 }
 
+// option is a move's position after it and that position's remoteness
+// with the opponent to move.
+type option struct {
+	next uint64
+	r    uint8
+}
+
+// rank orders the options of a player by what they do for the player,
+// best first: a win (the opponent, to move after it, loses: r even) before
+// a loss, a faster win before a slower one, a slower loss before a faster
+// one.
+func rank(r uint8) int {
+	if !solve.Wins(r) {
+		return int(r)
+	}
+	return 2*solve.MaxRemoteness - int(r)
+}
+
+// options appends p's options in pos, with their remoteness, to dst.
+func (t *Table) options(pos uint64, p Player, dst []option) ([]option, error) {
+	for _, o := range t.g.Options(pos, p == Left, nil) {
+		r, err := t.Record(o)
+		if err != nil {
+			return nil, fmt.Errorf("%w: the option %s of %s: %v", ErrCorrupt, t.g.Format(o), t.g.Format(pos), err)
+		}
+		opp := r.Left
+		if p == Left {
+			opp = r.Right
+		}
+		dst = append(dst, option{next: o, r: opp})
+	}
+	return dst, nil
+}
+
+// move describes p's move from the position whose cells are before to
+// o.next.
+func (t *Table) move(before []byte, p Player, o option) (Move, error) {
+	after := t.g.Format(o.next)
+	squares, name, err := describe(t.info.Game, before, cells(after), t.info.Cols)
+	if err != nil {
+		return Move{}, err
+	}
+	res := "loss"
+	if !solve.Wins(o.r) {
+		res = "win"
+	}
+	return Move{Move: name, Player: p.String(), Squares: squares, Diagram: after, Result: res, Remoteness: int(o.r), next: o.next}, nil
+}
+
 // BestLine is the line of best play from pos with p to move: p's best
-// move, the opponent's best reply, and so on to the end. Its length is
-// the position's remoteness for p; a tablebase whose records disagree
-// with their options' fails with an error wrapping ErrCorrupt.
+// move, the opponent's best reply, and so on to the end: the first move
+// Moves lists at each step, but only the best moves are described. Its
+// length is the position's remoteness for p; a tablebase whose records
+// disagree with their options' fails with an error wrapping ErrCorrupt.
 func (t *Table) BestLine(pos uint64, p Player) ([]Move, error) {
+	r, err := t.Record(pos)
+	if err != nil {
+		return nil, err
+	}
+	want := r.Left
+	if p == Right {
+		want = r.Right
+	}
 	var line []Move
+	var opts []option
 	for {
-		r, err := t.Record(pos)
-		if err != nil {
+		if opts, err = t.options(pos, p, opts[:0]); err != nil {
 			return nil, err
 		}
-		want := r.Left
-		if p == Right {
-			want = r.Right
-		}
-		moves, err := t.Moves(pos, p)
-		if err != nil {
-			return nil, err
-		}
-		if len(moves) == 0 {
+		if len(opts) == 0 {
 			if want != 0 {
 				return nil, fmt.Errorf("%w: %s has no move for %s but remoteness %d", ErrCorrupt, t.g.Format(pos), p, want)
 			}
 			return line, nil
 		}
-		best := moves[0]
+		best, err := t.best(pos, p, opts)
+		if err != nil {
+			return nil, err
+		}
 		if best.Remoteness+1 != int(want) {
 			return nil, fmt.Errorf("%w: %s has remoteness %d for %s, its best move %s leaves %d",
 				ErrCorrupt, t.g.Format(pos), want, p, best.Move, best.Remoteness)
 		}
 		line = append(line, best)
-		pos, p = best.next, p.Other()
+		pos, p, want = best.next, p.Other(), uint8(best.Remoteness)
 	}
+}
+
+// best is the best of p's options opts in pos, as Moves orders them.
+func (t *Table) best(pos uint64, p Player, opts []option) (Move, error) {
+	top := rank(opts[0].r)
+	for _, o := range opts[1:] {
+		top = min(top, rank(o.r))
+	}
+	before := cells(t.g.Format(pos))
+	var best Move
+	for _, o := range opts {
+		if rank(o.r) != top {
+			continue
+		}
+		m, err := t.move(before, p, o)
+		if err != nil {
+			return Move{}, err
+		}
+		if best.Move == "" || m.Move < best.Move {
+			best = m
+		}
+	}
+	return best, nil
 }
 
 // value adds each live piece's value and their sum to a.

@@ -53,24 +53,34 @@ func New(rows, cols int, start string) (*Game, error) {
 			black = (rows - 1) * cols
 		}
 		g.start = 1<<black | 1<<32
-	} else {
-		cells, err := games.ParseDiagram(start, b, "xo.#")
-		if err != nil {
-			return nil, err
-		}
-		for i, ch := range cells {
-			switch ch {
-			case 'x':
-				g.start |= 1 << i
-			case 'o':
-				g.start |= 1 << (32 + i)
-			case '#':
-				g.start |= 1<<i | 1<<(32+i)
-			}
-		}
+	} else if g.start, err = parse(b, start); err != nil {
+		return nil, err
 	}
 	g.startBurnt = bits.OnesCount64(burnt(g.start))
 	return g, nil
+}
+
+// Parse reads a position of the game's board from a diagram of x, o, '.'
+// and '#'. It fails like New on a bad diagram.
+func (g *Game) Parse(diagram string) (uint64, error) { return parse(g.b, diagram) }
+
+func parse(b games.Board, diagram string) (uint64, error) {
+	cells, err := games.ParseDiagram(diagram, b, "xo.#")
+	if err != nil {
+		return 0, err
+	}
+	var pos uint64
+	for i, ch := range cells {
+		switch ch {
+		case 'x':
+			pos |= 1 << i
+		case 'o':
+			pos |= 1 << (32 + i)
+		case '#':
+			pos |= 1<<i | 1<<(32+i)
+		}
+	}
+	return pos, nil
 }
 
 func rays(rows, cols int) [][8][]uint8 {

@@ -43,22 +43,32 @@ func New(rows, cols int, start string) (*Game, error) {
 			}
 		}
 		g.start = black | (b.Full&^black)<<32
-	} else {
-		cells, err := games.ParseDiagram(start, b, "xo.")
-		if err != nil {
-			return nil, err
-		}
-		for i, ch := range cells {
-			switch ch {
-			case 'x':
-				g.start |= 1 << i
-			case 'o':
-				g.start |= 1 << (32 + i)
-			}
-		}
+	} else if g.start, err = parse(b, start); err != nil {
+		return nil, err
 	}
 	g.startStones = bits.OnesCount64(g.start)
 	return g, nil
+}
+
+// Parse reads a position of the game's board from a diagram of x, o and
+// '.'. It fails like New on a bad diagram.
+func (g *Game) Parse(diagram string) (uint64, error) { return parse(g.b, diagram) }
+
+func parse(b games.Board, diagram string) (uint64, error) {
+	cells, err := games.ParseDiagram(diagram, b, "xo.")
+	if err != nil {
+		return 0, err
+	}
+	var pos uint64
+	for i, ch := range cells {
+		switch ch {
+		case 'x':
+			pos |= 1 << i
+		case 'o':
+			pos |= 1 << (32 + i)
+		}
+	}
+	return pos, nil
 }
 
 func (g *Game) Name() string       { return "clobber" }

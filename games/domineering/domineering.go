@@ -34,18 +34,30 @@ func New(rows, cols int, start string) (*Game, error) {
 	}
 	g := &Game{b: b, maps: games.BoardMaps(b, 1, false, true)}
 	if start != "" {
-		cells, err := games.ParseDiagram(start, b, ".#")
-		if err != nil {
+		if g.start, err = parse(b, start); err != nil {
 			return nil, err
-		}
-		for i, ch := range cells {
-			if ch == '#' {
-				g.start |= 1 << i
-			}
 		}
 	}
 	g.startCovered = bits.OnesCount64(g.start)
 	return g, nil
+}
+
+// Parse reads a position of the game's board from a diagram of '.' and
+// '#'. It fails like New on a bad diagram.
+func (g *Game) Parse(diagram string) (uint64, error) { return parse(g.b, diagram) }
+
+func parse(b games.Board, diagram string) (uint64, error) {
+	cells, err := games.ParseDiagram(diagram, b, ".#")
+	if err != nil {
+		return 0, err
+	}
+	var pos uint64
+	for i, ch := range cells {
+		if ch == '#' {
+			pos |= 1 << i
+		}
+	}
+	return pos, nil
 }
 
 func (g *Game) Name() string       { return "domineering" }
