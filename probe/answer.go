@@ -123,11 +123,11 @@ type Answer struct {
 	// Moves lists each player's legal moves (the one asked for, or both),
 	// keyed "left" and "right", best first: winning moves by least
 	// remoteness, then losing moves by greatest.
-	Moves map[string][]Move `json:"moves"`
+	Moves map[string][]Move `json:"moves,omitempty"`
 	// BestLine is, for each such player, the line of best play to the end
 	// of the game: that player's best move, the opponent's best reply,
 	// and so on.
-	BestLine map[string][]Move `json:"best_line"`
+	BestLine map[string][]Move `json:"best_line,omitempty"`
 	// Pieces and Value, in a valued run only: each live piece's value and
 	// their sum ("" when some piece has none).
 	Pieces []Piece `json:"pieces,omitempty"`
