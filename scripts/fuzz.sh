@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every fuzz target of census for a while each: the board and start
-# diagram parsers, game construction, the fragment decoder and job-message
-# decoding. A crasher is written by go test under the package's
+# diagram parsers, game construction, the fragment decoder, job-message
+# decoding and the tablebase format. A crasher is written by go test under the package's
 # testdata/fuzz/FuzzX/ and fails the script; commit it as a regression seed
 # once fixed.
 #
@@ -17,6 +17,8 @@ targets=(
 	"./jobs FuzzFragmentDecode"
 	"./jobs FuzzJobDecode"
 	"./cgt FuzzParse"
+	"./tablebase FuzzRoundTrip"
+	"./tablebase FuzzDecode"
 )
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
