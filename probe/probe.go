@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/games/all"
@@ -52,6 +53,8 @@ type Table struct {
 	group  games.Group
 	src    Source
 	values *values.Index
+	// valuesMu serializes the answers' values (see value).
+	valuesMu sync.Mutex
 	// startX and startO count each player's amazons at the start, for
 	// games whose movers never leave the board (Amazons).
 	startX, startO int
@@ -317,33 +320,31 @@ func (t *Table) best(pos uint64, p Player, opts []option) (Move, error) {
 	return best, nil
 }
 
-// value adds each live piece's value and their sum to a.
+// value adds each live piece's value and their sum to a. The values'
+// table builds the sum's form, so one answer at a time uses it.
 func (t *Table) value(a *Answer, pos uint64) {
-	ans := t.values.Value(pos)
-	g := t.values.Game()
-	for _, pc := range g.Pieces(pos, nil) {
-		if !pc.Live {
-			continue
-		}
-		one := t.values.Value(pc.Key)
-		p := Piece{Picture: g.Picture(g.Translate(pc.Key))}
+	t.valuesMu.Lock()
+	defer t.valuesMu.Unlock()
+	g, tab := t.values.Game(), t.values.Table()
+	for _, pv := range t.values.Pieces(pos) {
+		p := Piece{Picture: g.Picture(pv.Key)}
 		switch {
-		case one.Complete():
-			p.Value = t.values.Table().String(one.Sum)
-		case len(one.Capped) > 0:
+		case pv.Valued:
+			p.Value = tab.String(pv.Value)
+		case pv.Capped:
 			p.Note = "capped"
-		case len(one.Missing) > 0:
+		case pv.Missing:
 			p.Note = "missing"
 		default:
 			p.Note = "not valued"
 		}
-		if one.Outcome != 0 {
-			p.Outcome = one.Outcome.String()
+		if pv.Outcome != 0 {
+			p.Outcome = pv.Outcome.String()
 		}
 		a.Pieces = append(a.Pieces, p)
 	}
-	if ans.Complete() {
-		v := t.values.Table().String(ans.Sum)
+	if sum := t.values.Value(pos); sum.Complete() {
+		v := tab.String(sum.Sum)
 		a.Value = &v
 	}
 }

@@ -203,6 +203,47 @@ func (x *Index) Value(pos uint64) Answer {
 	return a
 }
 
+// PieceValue is what the index knows of one live piece of a position.
+type PieceValue struct {
+	// Key is the piece translated to its corner.
+	Key games.PieceKey
+	// Value is its canonical form when Valued; Outcome its class, 0 when
+	// the index does not know it (Missing, NotValued).
+	Value   cgt.ID
+	Valued  bool
+	Outcome cgt.Outcome
+	// Capped: its form is capped (its class is known); Missing: it is not
+	// in the index; NotValued: it is larger than a partial run's MaxSize.
+	Capped, Missing, NotValued bool
+}
+
+// Pieces lists the live pieces of pos, each with what the index knows of
+// it, in the order the game lists them. Unlike Value it keeps no buffer,
+// and reads the index only.
+func (x *Index) Pieces(pos uint64) []PieceValue {
+	var out []PieceValue
+	for _, p := range x.game.Pieces(pos, nil) {
+		if !p.Live {
+			continue
+		}
+		k := x.game.Translate(p.Key)
+		e, ok := x.lookup(k)
+		pv := PieceValue{Key: k}
+		switch {
+		case !ok:
+			pv.Missing = true
+		case e.unvalued:
+			pv.NotValued = true
+		case e.capped:
+			pv.Capped, pv.Outcome = true, e.outcome
+		default:
+			pv.Value, pv.Valued, pv.Outcome = e.id, true, e.outcome
+		}
+		out = append(out, pv)
+	}
+	return out
+}
+
 // lookup finds the value of the translated piece k.
 func (x *Index) lookup(k games.PieceKey) (entry, bool) {
 	i, ok := slices.BinarySearchFunc(x.keys, k, cmpKey)

@@ -57,7 +57,7 @@ amazons, a position not reachable from the run's start) is refused (exit
 2), naming it, before any answer is printed; in --file mode such a line
 is answered in place ("error" with --json) and the others go on. With
 --json each answer is one JSON object on a line; --brief leaves out the
-moves and the best line.`,
+moves, the best line and the values.`,
 		Example: `  census run clobber 3x4 --solve --out results
   census probe results/clobber-3x4 xoxo/oxox/xoxo
   census probe results/clobber-3x4 'x..o/.x../..o.' --to-move left --json
@@ -81,7 +81,7 @@ moves and the best line.`,
 	c.Flags().StringVar(&f.file, "file", "", `read diagrams from this file, one a line ("-" for standard input)`)
 	c.Flags().StringVar(&f.toMove, "to-move", "", "answer for this player to move only: left or right (default both)")
 	c.Flags().BoolVar(&f.json, "json", false, "print each answer as a JSON object on a line")
-	c.Flags().BoolVar(&f.brief, "brief", false, "leave out the moves and the best line")
+	c.Flags().BoolVar(&f.brief, "brief", false, "leave out the moves, the best line and the values")
 	return c
 }
 

@@ -73,13 +73,29 @@ func TestProbe(t *testing.T) {
 		if len(answers) != 20 {
 			t.Fatalf("%d answers for 20 diagrams", len(answers))
 		}
+		// The values are census value's.
+		valued, stderr, code := census(t, append([]string{"value", dir, "--json"}, diagrams[:20]...)...)
+		if code != 0 {
+			t.Fatalf("census value: exit %d: %s", code, stderr)
+		}
+		values := jsonLines[valueAnswer](t, valued)
 		for i, a := range answers {
 			if a.Diagram != diagrams[i] {
 				t.Fatalf("answer %d is of %s, asked %s", i, a.Diagram, diagrams[i])
 			}
 			check(t, a)
-			if len(a.Moves) != 2 || len(a.BestLine) != 2 || a.Value == nil {
-				t.Fatalf("%s: moves of %d players, best lines of %d, value %v", a.Diagram, len(a.Moves), len(a.BestLine), a.Value)
+			if len(a.Moves) != 2 || len(a.BestLine) != 2 || a.Value == nil || values[i].Value == nil || *a.Value != *values[i].Value {
+				t.Fatalf("%s: moves of %d players, best lines of %d, value %v (census value: %v)", a.Diagram, len(a.Moves), len(a.BestLine), a.Value, values[i].Value)
+			}
+			pieces := 0
+			for _, p := range a.Pieces {
+				if p.Value == "" {
+					t.Fatalf("%s: piece %s has no value", a.Diagram, p.Picture)
+				}
+				pieces++
+			}
+			if pos, err := all.New("clobber", "3x4", a.Diagram); err != nil || pieces != livePieces(g, pos.Start()) {
+				t.Fatalf("%s: %d pieces valued, %d live", a.Diagram, pieces, livePieces(g, pos.Start()))
 			}
 		}
 	})
@@ -220,4 +236,15 @@ func TestPlayTablebase(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "not of clobber 2x4") {
 		t.Errorf("a tablebase of another board: exit %d, %q", code, stderr)
 	}
+}
+
+// livePieces counts the live pieces of pos.
+func livePieces(g games.Game, pos uint64) int {
+	n := 0
+	for _, p := range g.Pieces(pos, nil) {
+		if p.Live {
+			n++
+		}
+	}
+	return n
 }
