@@ -32,7 +32,10 @@ const (
 	// it is delivered to another worker.
 	DefaultAckWait = 30 * time.Second
 	// MaxDeliver is how many times a job is delivered before it is given
-	// up and the run fails.
+	// up and the run fails. Jobs that fail and workers that die spend
+	// deliveries; NATS electing a leader does not, as a worker holding a
+	// job waits for NATS rather than give the job back (see package
+	// worker).
 	MaxDeliver = 5
 )
 

@@ -319,7 +319,12 @@ func (n *NATS) publish(ctx context.Context, batch []jobs.Job, have []bool) error
 func (n *NATS) msgID(j jobs.Job) string { return n.Run + "." + n.Nonce + "." + j.Key() }
 
 // watchDeadLetters turns the server's advisory that a job ran out of
-// deliveries (its workers kept dying or timing out) into a failed-record.
+// deliveries (its workers kept dying or timing out) into a failed-record,
+// unless the job is done after all (its last worker recorded it as the
+// advisory went out). The record is written as the coordinator's other
+// writes are, retried through an election (retry), on a goroutine of its
+// own so that the subscription goes on; a failed-record lost would leave
+// the barrier waiting for ever.
 func (n *NATS) watchDeadLetters(ctx context.Context) (*nats.Subscription, error) {
 	subject := fmt.Sprintf("$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES.%s.%s", broker.Stream, broker.Consumer)
 	bucket := runstate.New(n.Conn.JS, n.KV)
@@ -331,25 +336,41 @@ func (n *NATS) watchDeadLetters(ctx context.Context) (*nats.Subscription, error)
 		if json.Unmarshal(m.Data, &adv) != nil {
 			return
 		}
-		gctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		s, err := n.Conn.JS.Stream(gctx, broker.Stream)
-		if err != nil {
-			return
-		}
-		raw, err := s.GetMsg(gctx, adv.StreamSeq)
-		if err != nil || raw.Subject != broker.Subject(n.Run) {
-			return
-		}
-		var j jobs.Job
-		if json.Unmarshal(raw.Data, &j) != nil {
-			return
-		}
-		reason := fmt.Sprintf("delivered %d times without finishing: its workers died or stopped heartbeating", adv.Deliveries)
-		if err := bucket.PutFailed(gctx, j.Key(), reason); err != nil && n.Log != nil {
-			n.Log.Warn("record a job out of deliveries", "job", j.ID(), "err", err)
-		}
+		go func() {
+			err := retry(ctx, func(ctx context.Context) error {
+				return n.recordDeadLetter(ctx, bucket, adv.StreamSeq, adv.Deliveries)
+			})
+			if err != nil && ctx.Err() == nil && n.Log != nil {
+				n.Log.Warn("record a job out of deliveries", "stream_seq", adv.StreamSeq, "err", err)
+			}
+		}()
 	})
+}
+
+// recordDeadLetter writes the failed-record of the job at seq in the
+// stream, which was delivered deliveries times, unless it is another
+// run's or done.
+func (n *NATS) recordDeadLetter(ctx context.Context, bucket runstate.Bucket, seq, deliveries uint64) error {
+	s, err := n.Conn.JS.Stream(ctx, broker.Stream)
+	if err != nil {
+		return err
+	}
+	raw, err := s.GetMsg(ctx, seq)
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return nil // acked after all: a work queue keeps no finished job
+	}
+	if err != nil {
+		return err
+	}
+	var j jobs.Job
+	if raw.Subject != broker.Subject(n.Run) || json.Unmarshal(raw.Data, &j) != nil {
+		return nil
+	}
+	if _, done, err := bucket.Done(ctx, j.Key()); err != nil || done {
+		return err
+	}
+	reason := fmt.Sprintf("delivered %d times without finishing: its workers died or stopped heartbeating", deliveries)
+	return bucket.PutFailed(ctx, j.Key(), reason)
 }
 
 // ackPending is the number of jobs delivered to workers and not finished.

@@ -17,6 +17,13 @@ type Metrics struct {
 	StoreRead    prometheus.Counter
 	StoreWritten prometheus.Counter
 	InFlight     prometheus.Gauge
+	// NATSWaits counts the times a worker holding a job found NATS failing
+	// a call the job needs and waited for it, by the call (OpRecordDone
+	// and the other Op names); NATSWaitSeconds is the time those waits
+	// took, and NATSWaiting the jobs waiting now.
+	NATSWaits       *prometheus.CounterVec
+	NATSWaitSeconds *prometheus.CounterVec
+	NATSWaiting     prometheus.Gauge
 }
 
 // DurationBuckets run from a tenth of a second to an hour.
@@ -54,8 +61,25 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Name: "census_worker_jobs_in_flight",
 			Help: "Jobs running now.",
 		}),
+		NATSWaits: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "census_worker_nats_waits_total",
+			Help: "Times a worker holding a job found NATS failing a call the job needs (open_bucket, record_done, record_failed, ack) and kept the job, waiting for NATS.",
+		}, []string{"op"}),
+		NATSWaitSeconds: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "census_worker_nats_wait_seconds_total",
+			Help: "Seconds jobs spent waiting for NATS to answer a call they need, by the call.",
+		}, []string{"op"}),
+		NATSWaiting: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "census_worker_jobs_waiting_for_nats",
+			Help: "Jobs waiting now for NATS to answer a call they need.",
+		}),
 	}
-	reg.MustRegister(m.Positions, m.Moves, m.JobsFinished, m.JobDuration, m.StoreRead, m.StoreWritten, m.InFlight)
+	reg.MustRegister(m.Positions, m.Moves, m.JobsFinished, m.JobDuration, m.StoreRead, m.StoreWritten, m.InFlight,
+		m.NATSWaits, m.NATSWaitSeconds, m.NATSWaiting)
+	for _, op := range []string{OpOpenBucket, OpRecordDone, OpRecordFailed, OpAck} {
+		m.NATSWaits.WithLabelValues(op)
+		m.NATSWaitSeconds.WithLabelValues(op)
+	}
 	// Make the job series exist from the start, so dashboards show zeros.
 	for _, kind := range []string{"tier", "compact", "piece", "class"} {
 		m.JobDuration.WithLabelValues(kind)
@@ -104,6 +128,18 @@ func (m *Metrics) JobFinished(j jobs.Job, res jobs.Result, outcome string, took 
 		m.Positions.WithLabelValues(spec.Game, spec.Board).Add(float64(res.Tier.Stats.Positions))
 		m.Moves.WithLabelValues(spec.Game, spec.Board).Add(float64(res.Tier.Stats.Moves))
 	}
+}
+
+// NATSWaitBegan counts a wait for NATS to answer op.
+func (m *Metrics) NATSWaitBegan(op string) {
+	m.NATSWaits.WithLabelValues(op).Inc()
+	m.NATSWaiting.Inc()
+}
+
+// NATSWaitEnded counts the end of a wait for NATS that took took.
+func (m *Metrics) NATSWaitEnded(op string, took time.Duration) {
+	m.NATSWaitSeconds.WithLabelValues(op).Add(took.Seconds())
+	m.NATSWaiting.Dec()
 }
 
 // StoreBytes are the callbacks store.Counting takes.

@@ -19,6 +19,15 @@
 #   nats-kill         SIGKILL one NATS node, start it again
 #   partition         cut a worker, the coordinator or a NATS node off the
 #                     network (docker network disconnect), connect it again
+#   leader-kill       SIGKILL the NATS node that leads, at that moment, the
+#                     run's bucket, the job stream or the workers' consumer
+#                     (asked of the cluster with test/chaos/leader), start
+#                     it again: that has no leader, and a write to a stream
+#                     answers "no response from stream", until the other
+#                     two nodes elect one some seconds later
+#   nats-stall        SIGSTOP one NATS node (docker kill -s STOP), SIGCONT
+#                     it after the hold: a node that answers nothing, its
+#                     connections open, then carries on
 #
 # With --s3 (Docker only) the fragments live in S3 instead of a volume the
 # coordinator and the workers share (docker-compose.chaos-s3.yml): a
@@ -27,7 +36,7 @@
 # binary of scripts/seaweedfs.sh, or $CENSUS_SEAWEEDFS), a key pair made for
 # the run given to it and to every census process through the environment,
 # the coordinator's store s3://census/RUN, no volume shared between census
-# processes; and a fifth kind of fault:
+# processes; and one more kind of fault:
 #
 #   s3-restart        SIGKILL the S3 server, start it again (its data kept
 #                     on its volume) and wait until it serves again
@@ -50,7 +59,7 @@
 # `census server` processes in one cluster, the coordinator and the workers,
 # killed with SIGKILL and started again; a partition there is SIGSTOP then
 # SIGCONT of the process (a process that answers nothing, as a cut-off node
-# does). CHAOS_NO_DOCKER=1 forces this mode.
+# does), as a nats-stall is. CHAOS_NO_DOCKER=1 forces this mode.
 #
 # The cluster (nodes and workers) lives across trials; everything is torn
 # down on any exit (docker-compose down -v, the image removed, processes
@@ -60,13 +69,20 @@
 #   CHAOS_SEED       seed of the fault schedule (default random; printed).
 #                    Trial i uses CHAOS_SEED+i-1: CHAOS_SEED=S CHAOS_TRIALS=1
 #                    replays the schedule of the trial that printed seed S.
-#   CHAOS_TRIALS     trials (default 20; --short: at most 5, ending once
-#                    every kind of fault was injected; a later trial
-#                    injects the kinds still missing first)
+#   CHAOS_TRIALS     trials (default 20; --short: at most one per kind of
+#                    fault, 6 or 7 with --s3, ending once every kind was
+#                    injected; a later trial injects the kinds still
+#                    missing first)
 #   CHAOS_GAME, CHAOS_BOARD   the census (default clobber 4x4;
 #                    --short: clobber 3x6)
-#   CHAOS_FAULTS     faults per trial (default 4, 5 with --s3: one of each
-#                    kind in a random order, then random kinds)
+#   CHAOS_KINDS      the kinds of fault, in the order the schedule draws
+#                    from (default: all of the above, in that order).
+#                    "worker-kill coordinator-kill nats-kill partition"
+#                    (and s3-restart with --s3) with CHAOS_FAULTS=4 (5)
+#                    replays the schedules of seeds from before leader-kill
+#                    and nats-stall
+#   CHAOS_FAULTS     faults per trial (default one of each kind in a random
+#                    order, 6 or 7 with --s3; more are random kinds)
 #   CHAOS_GAP        "MIN MAX" seconds between faults (default "2 6";
 #                    --short: "1 2")
 #   CHAOS_HOLD       "MIN MAX" seconds a fault is held (default "2 5";
@@ -82,6 +98,8 @@
 #   CENSUS_BINARY, CENSUS_CMPOUT  both set: a static census and a
 #                    test/docker/cmpout already built, used instead of
 #                    building them
+#   CENSUS_CHAOS_LEADER  a static test/chaos/leader already built, used
+#                    instead of building it
 #   CI=true          no Docker is an error, unless CHAOS_NO_DOCKER=1
 set -Euo pipefail
 
@@ -104,20 +122,43 @@ for arg in "$@"; do
 	esac
 done
 
+bad() {
+	echo "chaos.sh: $*" >&2
+	exit 2
+}
+isint() { [[ $1 =~ ^[0-9]+$ ]]; }
+
+all_kinds=(worker-kill coordinator-kill nats-kill partition leader-kill nats-stall)
+[ -n "$s3" ] && all_kinds+=(s3-restart)
+kinds=("${all_kinds[@]}")
+if [ -n "${CHAOS_KINDS:-}" ]; then
+	read -r -a kinds <<<"$CHAOS_KINDS"
+	declare -A seen=()
+	for k in "${kinds[@]}"; do
+		case " ${all_kinds[*]} " in
+		*" $k "*) ;;
+		*) bad "CHAOS_KINDS=\"$CHAOS_KINDS\": no kind of fault $k here (${all_kinds[*]})" ;;
+		esac
+		[ -z "${seen[$k]:-}" ] || bad "CHAOS_KINDS=\"$CHAOS_KINDS\": $k twice"
+		seen[$k]=1
+	done
+fi
+[ "${#kinds[@]}" -ge 1 ] || bad "CHAOS_KINDS=\"${CHAOS_KINDS:-}\": want at least one kind of fault"
+
 if [ -n "$short" ]; then
 	# Clobber 4x4 takes about two seconds on two idle cores, often
 	# ending before the second fault. 3x6 takes some seven seconds on the
 	# cluster, which may end a trial after its first fault: every trial
-	# injects the kinds still missing first, so five trials (four kinds,
-	# five with --s3) hit every kind even then.
-	def_trials=5 def_game=clobber def_board=3x6 def_gap="1 2" def_hold="2 3"
+	# injects the kinds still missing first, so one trial per kind hits
+	# every kind even then.
+	def_trials=${#kinds[@]} def_game=clobber def_board=3x6 def_gap="1 2" def_hold="2 3"
 else
 	def_trials=20 def_game=clobber def_board=4x4 def_gap="2 6" def_hold="2 5"
 fi
 trials=${CHAOS_TRIALS:-$def_trials}
 game=${CHAOS_GAME:-$def_game}
 board=${CHAOS_BOARD:-$def_board}
-nfaults=${CHAOS_FAULTS:-$([ -n "$s3" ] && echo 5 || echo 4)}
+nfaults=${CHAOS_FAULTS:-${#kinds[@]}}
 workers=${CHAOS_WORKERS:-3}
 ack_wait=${CHAOS_ACK_WAIT:-10s}
 limit=${CHAOS_TIMEOUT:-900}
@@ -125,21 +166,16 @@ read -r gap_min gap_max <<<"${CHAOS_GAP:-$def_gap}"
 read -r hold_min hold_max <<<"${CHAOS_HOLD:-$def_hold}"
 seed=${CHAOS_SEED:-$(((RANDOM << 15 | RANDOM) % 1000000000))}
 
-bad() {
-	echo "chaos.sh: $*" >&2
-	exit 2
-}
-isint() { [[ $1 =~ ^[0-9]+$ ]]; }
-isint "$trials" && [ "$trials" -ge 1 ] || bad "CHAOS_TRIALS=$trials: want a whole number of at least 1"
+{ isint "$trials" && [ "$trials" -ge 1 ]; } || bad "CHAOS_TRIALS=$trials: want a whole number of at least 1"
 isint "$nfaults" || bad "CHAOS_FAULTS=$nfaults: want a whole number"
-isint "$workers" && [ "$workers" -ge 2 ] || bad "CHAOS_WORKERS=$workers: want at least 2 (one is killed while another works)"
-isint "$limit" && [ "$limit" -ge 10 ] || bad "CHAOS_TIMEOUT=$limit: want seconds, at least 10"
+{ isint "$workers" && [ "$workers" -ge 2 ]; } || bad "CHAOS_WORKERS=$workers: want at least 2 (one is killed while another works)"
+{ isint "$limit" && [ "$limit" -ge 10 ]; } || bad "CHAOS_TIMEOUT=$limit: want seconds, at least 10"
 isint "$seed" || bad "CHAOS_SEED=$seed: want a whole number"
 for v in "$gap_min" "$gap_max" "$hold_min" "$hold_max"; do
 	isint "$v" || bad "CHAOS_GAP=\"${CHAOS_GAP:-$def_gap}\" CHAOS_HOLD=\"${CHAOS_HOLD:-$def_hold}\": want two whole numbers of seconds each"
 done
 [ "$gap_min" -le "$gap_max" ] || bad "CHAOS_GAP=\"$gap_min $gap_max\": MIN above MAX"
-[ "$hold_min" -le "$hold_max" ] && [ "$hold_min" -ge 1 ] || bad "CHAOS_HOLD=\"$hold_min $hold_max\": want 1 <= MIN <= MAX"
+{ [ "$hold_min" -le "$hold_max" ] && [ "$hold_min" -ge 1 ]; } || bad "CHAOS_HOLD=\"$hold_min $hold_max\": want 1 <= MIN <= MAX"
 [[ $ack_wait =~ ^[0-9]+(ms|s|m)$ ]] || bad "CHAOS_ACK_WAIT=$ack_wait: want a duration such as 10s"
 
 say() { printf '[chaos %4ds] %s\n' $((SECONDS - started)) "$*"; }
@@ -234,6 +270,16 @@ else
 		fatal "go build of census failed"
 	(cd "$root" && go build -o "$tmp/cmpout" ./test/docker/cmpout) || fatal "go build of test/docker/cmpout failed"
 fi
+# The leader-kill fault's helper, static: it runs in the scratch containers
+# of the nodes too.
+leader_bin=$tmp/chaos-leader
+if [ -n "${CENSUS_CHAOS_LEADER:-}" ]; then
+	cp "$CENSUS_CHAOS_LEADER" "$leader_bin" || fatal "copy $CENSUS_CHAOS_LEADER failed"
+	chmod 0755 "$leader_bin"
+else
+	(cd "$root" && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$leader_bin" ./test/chaos/leader) ||
+		fatal "go build of test/chaos/leader failed"
+fi
 census=$ctx/census
 say "built census $version"
 
@@ -253,6 +299,8 @@ say "reference: census run $game $board on the host took $((SECONDS - began))s"
 #   start_coordinator RUN  start a trial's coordinator
 #   coordinator_state      "running", or "exited CODE"
 #   kill_role ROLE, start_role ROLE, cut ROLE, heal ROLE
+#   stall ROLE, resume ROLE  SIGSTOP and SIGCONT the role's process
+#   leader_of STREAM [CONSUMER]  the node (n1, n2 or n3) leading it
 #   node_ready ROLE        true once the node answers JetStream requests
 #   run_started RUN        true once the run's plan and status are stored
 #   role_state ROLE        "running" or "exited CODE"
@@ -329,9 +377,14 @@ docker_up() {
 	dc up -d --scale worker=1 worker >>"$tmp/logs/up.log" 2>&1 || { cat "$tmp/logs/up.log"; fatal "docker-compose up failed"; }
 	wait_log worker1 'msg="worker running"' 180 || fatal "worker1 did not get running: $(logs worker1 10)"
 	dc up -d --scale worker="$workers" worker >>"$tmp/logs/up.log" 2>&1 || { cat "$tmp/logs/up.log"; fatal "docker-compose up failed"; }
-	local w
+	local w n
 	for w in $(seq 2 "$workers"); do
 		wait_log "worker$w" 'msg="worker running"' 180 || fatal "worker$w did not get running: $(logs "worker$w" 10)"
+	done
+	# The nodes' containers keep it across restarts.
+	for n in n1 n2 n3; do
+		docker cp "$leader_bin" "$(container "$n"):/chaos-leader" >/dev/null 2>&1 ||
+			fatal "could not copy test/chaos/leader into the container of $n"
 	done
 }
 
@@ -363,6 +416,17 @@ docker_heal() {
 	local alias=$1
 	case $1 in worker*) alias=worker ;; esac
 	docker network connect --alias "$alias" "${project}_census" "$(container "$1")" >/dev/null 2>&1
+}
+docker_stall() { docker kill -s STOP "$(container "$1")" >/dev/null 2>&1; }
+docker_resume() { docker kill -s CONT "$(container "$1")" >/dev/null 2>&1; }
+# docker_leader_of asks the first node that answers, from inside its
+# container (the network is internal).
+docker_leader_of() {
+	local n
+	for n in n1 n2 n3; do
+		timeout 20 docker exec "$(container "$n")" /chaos-leader --nats nats://127.0.0.1:4222 "$@" 2>/dev/null && return 0
+	done
+	return 1
 }
 docker_run_started() {
 	timeout 30 docker exec "$(container n1)" /census status --nats nats://127.0.0.1:4222 "$1" --json 2>/dev/null |
@@ -462,6 +526,9 @@ loop_kill() {
 }
 loop_cut() { [ -n "${pids[$1]:-}" ] && kill -STOP "${pids[$1]}" 2>/dev/null; }
 loop_heal() { [ -n "${pids[$1]:-}" ] && kill -CONT "${pids[$1]}" 2>/dev/null; }
+loop_stall() { loop_cut "$@"; }
+loop_resume() { loop_heal "$@"; }
+loop_leader_of() { timeout 20 "$leader_bin" --nats "$loop_urls" "$@" 2>/dev/null; }
 loop_node_ready() {
 	local a=() url
 	mapfile -t a <<<"${args[$1]}"
@@ -484,6 +551,9 @@ kill_role() { "${mode/loopback/loop}_kill" "$@"; }
 start_role() { if [ "$mode" = docker ]; then docker_start "$@"; else loop_start "$@"; fi; }
 cut() { "${mode/loopback/loop}_cut" "$@"; }
 heal() { "${mode/loopback/loop}_heal" "$@"; }
+stall() { "${mode/loopback/loop}_stall" "$@"; }
+resume() { "${mode/loopback/loop}_resume" "$@"; }
+leader_of() { "${mode/loopback/loop}_leader_of" "$@"; }
 node_ready() { "${mode/loopback/loop}_node_ready" "$@"; }
 run_started() { "${mode/loopback/loop}_run_started" "$@"; }
 outputs() { "${mode/loopback/loop}_outputs" "$@"; }
@@ -547,8 +617,6 @@ fi
 
 # ---- trials ----
 
-kinds=(worker-kill coordinator-kill nats-kill partition)
-[ -n "$s3" ] && kinds+=(s3-restart)
 declare -A injected=() skipped=()
 for k in "${kinds[@]}"; do injected[$k]=0 skipped[$k]=0; done
 matches=0 mismatches=0 errors=0
@@ -561,7 +629,7 @@ rand() { REPLY=$(($1 + RANDOM % ($2 - $1 + 1))); }
 # plan draws a trial's faults: KIND TARGET GAP HOLD, one a line in FAULTS.
 plan() {
 	faults=()
-	local f perm=() i j tmpk kind target gap hold
+	local f perm=() i j tmpk kind target gap hold leaders
 	for ((f = 0; f < nfaults; f++)); do
 		if ((f % ${#kinds[@]} == 0)); then
 			perm=("${kinds[@]}")
@@ -584,7 +652,14 @@ plan() {
 		worker-kill) rand 1 "$workers"; target=worker$REPLY ;;
 		coordinator-kill) target=coordinator ;;
 		s3-restart) target=s3 ;;
-		nats-kill) rand 1 3; target=n$REPLY ;;
+		nats-kill | nats-stall) rand 1 3; target=n$REPLY ;;
+		leader-kill)
+			# Whose leader; the node is the one leading it when the
+			# fault comes.
+			leaders=(bucket-leader jobs-leader consumer-leader)
+			rand 0 2
+			target=${leaders[REPLY]}
+			;;
 		partition)
 			rand 0 $((workers + 3))
 			if ((REPLY < 3)); then
@@ -618,11 +693,33 @@ sleep_while_running() {
 	done
 }
 
+# leader_stream is what a leader-kill target names, in the trial's run: the
+# run's bucket (KV_census_RUN), the job stream, or the stream and consumer
+# the workers share.
+leader_stream() {
+	case $1 in
+	bucket-leader) echo "KV_census_$run" ;;
+	jobs-leader) echo CENSUS_JOBS ;;
+	consumer-leader) echo CENSUS_JOBS census-workers ;;
+	esac
+}
+
 # inject runs one fault and undoes it; it fails when the fault could not
-# be injected (the run had ended).
+# be injected (the run had ended). It sets HIT to the role it hit.
 inject() {
-	local kind=$1 target=$2 hold=$3
+	local kind=$1 target=$2 hold=$3 of=()
+	HIT=$target
 	coordinator_running || return 1
+	if [ "$kind" = leader-kill ]; then
+		read -r -a of <<<"$(leader_stream "$target")"
+		if ! HIT=$(leader_of "${of[@]}"); then
+			HIT=""
+			coordinator_running || return 1
+			trial_error="no leader of ${of[*]} found for the $kind"
+			return 0
+		fi
+		target=$HIT
+	fi
 	case $kind in
 	*-kill | s3-restart)
 		kill_role "$target" || return 1
@@ -633,6 +730,11 @@ inject() {
 		cut "$target" || return 1
 		sleep "$hold"
 		heal "$target" || { trial_error="could not reconnect $target"; return 0; }
+		;;
+	nats-stall)
+		stall "$target" || return 1
+		sleep "$hold"
+		resume "$target" || { trial_error="could not resume $target"; return 0; }
 		;;
 	esac
 	# One fault at a time: a node is back in the cluster before the next.
@@ -676,13 +778,16 @@ for ((trial = 1; trial <= trials; trial++)); do
 		at=-1
 		if ! sleep_while_running "$gap" || ! { at=$((SECONDS - t0)) && inject "$kind" "$target" "$hold"; }; then
 			skipped[$kind]=$((skipped[$kind] + 1))
-			log+=("$(printf '%-16s %-12s not injected: the run had ended' "$kind" "$target")")
+			log+=("$(printf '%-16s %-16s not injected: the run had ended' "$kind" "$target")")
 			continue
 		fi
+		[ -n "$trial_error" ] && [ -z "$HIT" ] && break
+		hit=$target
+		[ "$HIT" != "$target" ] && hit="$target=$HIT"
 		injected[$kind]=$((injected[$kind] + 1))
 		[ "$kind" = coordinator-kill ] && coord_kills=$((coord_kills + 1))
-		log+=("$(printf '%-16s %-12s at %4ds, held %2ds' "$kind" "$target" "$at" "$hold")")
-		say "  $kind $target at ${at}s, held ${hold}s"
+		log+=("$(printf '%-16s %-16s at %4ds, held %2ds' "$kind" "$hit" "$at" "$hold")")
+		say "  $kind $hit at ${at}s, held ${hold}s"
 	done
 	# The run must end within the limit.
 	while [ -z "$trial_error" ] && coordinator_running; do
@@ -739,6 +844,7 @@ for ((trial = 1; trial <= trials; trial++)); do
 		for r in $(all_roles); do
 			[ "$r" = coordinator ] && continue
 			heal "$r" >/dev/null 2>&1 || true
+			resume "$r" >/dev/null 2>&1 || true
 			role_state "$r"
 			[ "$STATE" = running ] || start_role "$r" || true
 		done

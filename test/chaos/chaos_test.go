@@ -28,11 +28,11 @@ import (
 
 var here = mustAbs(".")
 
-// static and cmpout are what chaos.sh runs. TestMain builds them before any
-// test starts, or finds them built by another package of this go test
-// run, so that no test's time bound includes a build; without -short only,
-// as the tests that run chaos.sh skip with it.
-var static, cmpout string
+// static, cmpout and leader are what chaos.sh runs. TestMain builds them
+// before any test starts, or finds them built by another package of this
+// go test run, so that no test's time bound includes a build; without
+// -short only, as the tests that run chaos.sh skip with it.
+var static, cmpout, leader string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
@@ -40,6 +40,10 @@ func TestMain(m *testing.M) {
 		var err error
 		if static, err = testbin.Census(testbin.Static); err == nil {
 			cmpout, err = testbin.Build("./test/docker/cmpout", testbin.Plain)
+		}
+		if err == nil {
+			// Static: it runs in the nodes' scratch containers too.
+			leader, err = testbin.Build("./test/chaos/leader", testbin.Static)
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -58,7 +62,7 @@ func mustAbs(p string) string {
 }
 
 // kinds are the faults chaos.sh injects; the short version injects each.
-var kinds = []string{"worker-kill", "coordinator-kill", "nats-kill", "partition"}
+var kinds = []string{"worker-kill", "coordinator-kill", "nats-kill", "partition", "leader-kill", "nats-stall"}
 
 func dockerUnavailable() string {
 	if _, err := exec.LookPath("docker"); err != nil {
@@ -95,7 +99,7 @@ func chaos(t *testing.T, limit time.Duration, env []string, args ...string) (str
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", append([]string{filepath.Join(here, "chaos.sh")}, args...)...)
-	cmd.Env = append(os.Environ(), "CENSUS_BINARY="+static, "CENSUS_CMPOUT="+cmpout)
+	cmd.Env = append(os.Environ(), "CENSUS_BINARY="+static, "CENSUS_CMPOUT="+cmpout, "CENSUS_CHAOS_LEADER="+leader)
 	cmd.Env = append(cmd.Env, env...)
 	// On the deadline, SIGTERM the whole process group so that the
 	// script's trap tears the cluster down; SIGKILL a minute later.
@@ -216,6 +220,9 @@ func TestUsage(t *testing.T) {
 		{"seed", []string{"CHAOS_SEED=abc"}, nil, "CHAOS_SEED=abc"},
 		{"hold", []string{"CHAOS_HOLD=5 2"}, nil, "CHAOS_HOLD"},
 		{"ack wait", []string{"CHAOS_ACK_WAIT=ten"}, nil, "CHAOS_ACK_WAIT=ten"},
+		{"kind", []string{"CHAOS_KINDS=nats-kill leader-stall"}, nil, "leader-stall"},
+		{"kind twice", []string{"CHAOS_KINDS=nats-kill nats-kill"}, nil, "nats-kill twice"},
+		{"s3 kind without --s3", []string{"CHAOS_KINDS=s3-restart"}, nil, "CHAOS_KINDS"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := exec.Command("bash", append([]string{filepath.Join(here, "chaos.sh")}, tc.args...)...)
