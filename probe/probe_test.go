@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/census-cgt/census/games"
@@ -203,4 +204,51 @@ func TestNotation(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestValuesConcurrently answers every position of a valued table from
+// several goroutines at once (run with -race): each answer's pieces have
+// values and their sum is the position's value, whatever the others do.
+func TestValuesConcurrently(t *testing.T) {
+	tb, err := probetest.ValuedTable("clobber", "2x4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := all.New("clobber", "2x4", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var diagrams []string
+	for _, tier := range refsolve.Reachable(g) {
+		for _, pos := range tier {
+			diagrams = append(diagrams, g.Format(pos))
+		}
+	}
+	want := map[string]string{}
+	for _, d := range diagrams {
+		a, err := tb.Probe(d, probe.Left)
+		if err != nil || a.Value == nil || !tb.Info().Valued {
+			t.Fatalf("%s: value %v, %v", d, a, err)
+		}
+		want[d] = *a.Value
+	}
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := w; i < len(diagrams); i += 2 {
+				d := diagrams[i%len(diagrams)]
+				a, err := tb.Probe(d, probe.Right)
+				if err != nil || a.Value == nil || *a.Value != want[d] {
+					t.Errorf("%s: value %v, alone %s: %v", d, a.Value, want[d], err)
+					return
+				}
+				for _, p := range a.Pieces {
+					if p.Value == "" {
+						t.Errorf("%s: piece %s without a value", d, p.Picture)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/census-cgt/census/probe"
 	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/solve"
+	"github.com/census-cgt/census/values"
 )
 
 // memory holds every stored position's record, by tier.
@@ -27,6 +28,16 @@ func (m memory) Record(_ int, canon uint64) (solve.Record, bool, error) {
 // table over the solve. It is for boards whose whole-board solve takes
 // seconds (up to some 16 squares).
 func Table(game, board, start string, symmetry bool) (*probe.Table, error) {
+	return table(game, board, start, symmetry, false)
+}
+
+// ValuedTable is Table with every live piece of every reachable position
+// valued (values.Valuer, uncapped), as a valued run's table answers.
+func ValuedTable(game, board string) (*probe.Table, error) {
+	return table(game, board, "", true, true)
+}
+
+func table(game, board, start string, symmetry, valued bool) (*probe.Table, error) {
 	g, err := all.New(game, board, start)
 	if err != nil {
 		return nil, err
@@ -52,5 +63,22 @@ func Table(game, board, start string, symmetry bool) (*probe.Table, error) {
 		Rows: g.Board().Rows, Cols: g.Board().Cols, Start: g.Format(g.Start()),
 		Positions: n, Stored: uint64(len(m)), Tiers: len(tiers),
 		StartOutcome: rec.Record(g.Start()).Outcome().String()}
-	return probe.New(info, mv, group, m, nil), nil
+	var x *values.Index
+	if valued {
+		v, err := values.New(game, 0)
+		if err != nil {
+			return nil, err
+		}
+		for _, tier := range tiers {
+			for _, pos := range tier {
+				for _, p := range g.Pieces(pos, nil) {
+					if p.Live {
+						v.Value(g.Translate(p.Key))
+					}
+				}
+			}
+		}
+		x = values.IndexOf(g, v)
+	}
+	return probe.New(info, mv, group, m, x), nil
 }
