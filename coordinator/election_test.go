@@ -2,10 +2,14 @@ package coordinator
 
 import (
 	"context"
+	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/runstate"
@@ -70,8 +74,16 @@ func TestWritesOutlastElection(t *testing.T) {
 	}
 	cancelOnce()
 
+	// The stage says that it waits, in its log and its metrics.
+	var logged strings.Builder
+	m := NewMetrics(prometheus.NewRegistry())
+	ctx = withNATSWait(ctx, &natsWait{run: run, log: slog.New(slog.NewTextHandler(&logged, nil)), m: m})
 	if err := (state{b}).putStatus(ctx, status); err != nil {
 		t.Errorf("status write through the election: %v", err)
+	}
+	if n := testutil.ToFloat64(m.NATSWaits.WithLabelValues(run)); n != 1 || testutil.ToFloat64(m.WaitingForNATS.WithLabelValues(run)) != 0 ||
+		!strings.Contains(logged.String(), "NATS is not answering the coordinator") || !strings.Contains(logged.String(), "NATS answered the coordinator again") {
+		t.Errorf("the wait through the election: %v waits counted, log:\n%s", n, logged.String())
 	}
 	if err := retry(ctx, publish); err != nil {
 		t.Errorf("publish through the election: %v", err)

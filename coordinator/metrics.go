@@ -24,6 +24,10 @@ type Metrics struct {
 	// and the stored positions solved of all to solve.
 	SolveTier, SolveTiers, SolveTiersDone *prometheus.GaugeVec
 	SolvePositions, SolveStored           *prometheus.GaugeVec
+	// NATSWaits counts the waits for NATS that began (retry.go's
+	// natsWait), WaitingForNATS is 1 during one.
+	NATSWaits      *prometheus.CounterVec
+	WaitingForNATS *prometheus.GaugeVec
 }
 
 // NewMetrics creates the coordinator metrics and registers them with reg.
@@ -46,9 +50,13 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		SolveTiersDone: gauge("census_coordinator_solve_tiers_done", "Tiers solved so far."),
 		SolvePositions: gauge("census_coordinator_solve_positions", "Stored positions (one per orbit of the start's symmetries) of the tiers solved so far."),
 		SolveStored:    gauge("census_coordinator_solve_stored", "Stored positions the solve stage solves in all: every tier's kept positions (0 until the solve begins)."),
+
+		NATSWaits: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "census_coordinator_nats_waits_total",
+			Help: "Times a call of the coordinator to NATS failed and was tried again (a leader election, a stalled or lost server): the waits that began."}, []string{"run"}),
+		WaitingForNATS: gauge("census_coordinator_waiting_for_nats", "1 while a call of the coordinator to NATS is failing and being tried again, else 0."),
 	}
 	reg.MustRegister(m.Info, m.Tier, m.MaxTier, m.Jobs, m.Positions, m.ETA, m.LastTier, m.StoreBytes,
-		m.SolveTier, m.SolveTiers, m.SolveTiersDone, m.SolvePositions, m.SolveStored)
+		m.SolveTier, m.SolveTiers, m.SolveTiersDone, m.SolvePositions, m.SolveStored, m.NATSWaits, m.WaitingForNATS)
 	return m
 }
 

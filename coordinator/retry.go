@@ -3,6 +3,7 @@ package coordinator
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"time"
 
 	"github.com/census-cgt/census/broker"
@@ -36,12 +37,70 @@ const (
 	attemptMax   = 15 * time.Second
 )
 
+// natsWait tells how a stage waits for NATS: the first failed attempt
+// of a call that retry tries again is logged and counted, and so is the
+// answer that ends the wait, so that a run waiting out a leader election
+// says so (on standard error, beside its progress line, and in the
+// metrics) rather than seem stuck. A stage puts one in its context
+// (withNATSWait); retry finds it there.
+type natsWait struct {
+	run string
+	log *slog.Logger
+	m   *Metrics
+}
+
+type natsWaitKey struct{}
+
+// withNATSWait is ctx with w, which the retries under it tell of their
+// waits.
+func withNATSWait(ctx context.Context, w *natsWait) context.Context {
+	return context.WithValue(ctx, natsWaitKey{}, w)
+}
+
+// begin is told that a call failed with err and is tried again.
+func (w *natsWait) begin(err error) {
+	if w == nil {
+		return
+	}
+	if w.log != nil {
+		w.log.Warn("NATS is not answering the coordinator (a leader election, a stalled or lost server): waiting",
+			"run", w.run, "err", err, "at_most", retryFor)
+	}
+	if w.m != nil {
+		w.m.NATSWaits.WithLabelValues(w.run).Inc()
+		w.m.WaitingForNATS.WithLabelValues(w.run).Set(1)
+	}
+}
+
+// end is told that the call went through after waiting for waited.
+func (w *natsWait) end(waited time.Duration) {
+	if w == nil {
+		return
+	}
+	if w.log != nil {
+		w.log.Warn("NATS answered the coordinator again: going on", "run", w.run, "waited", waited.Round(time.Millisecond))
+	}
+	if w.m != nil {
+		w.m.WaitingForNATS.WithLabelValues(w.run).Set(0)
+	}
+}
+
 // retry calls fn, each time with its own deadline, until it succeeds,
 // returns a permanent error or the server's word that its store is full
 // (wrapped with broker.ErrStoreFull), ctx ends, or retryFor has passed.
+// It tells the stage's natsWait, if ctx has one, when it begins to wait
+// and when it stops.
 func retry(ctx context.Context, fn func(ctx context.Context) error) error {
-	deadline := time.Now().Add(retryFor)
+	began := time.Now()
+	deadline := began.Add(retryFor)
 	wait := 250 * time.Millisecond
+	w, _ := ctx.Value(natsWaitKey{}).(*natsWait)
+	waiting := false
+	defer func() {
+		if waiting && w != nil && w.m != nil {
+			w.m.WaitingForNATS.WithLabelValues(w.run).Set(0)
+		}
+	}()
 	for attempt := attemptFirst; ; attempt = min(2*attempt, attemptMax) {
 		actx, cancel := context.WithTimeout(ctx, attempt)
 		err := fn(actx)
@@ -49,6 +108,10 @@ func retry(ctx context.Context, fn func(ctx context.Context) error) error {
 		var p errPermanent
 		switch {
 		case err == nil:
+			if waiting {
+				w.end(time.Since(began))
+				waiting = false
+			}
 			return nil
 		case broker.StoreFull(err) != nil:
 			// Retrying cannot make room: say so now, not after retryFor.
@@ -59,6 +122,10 @@ func retry(ctx context.Context, fn func(ctx context.Context) error) error {
 			return ctx.Err()
 		case time.Now().After(deadline):
 			return err
+		}
+		if !waiting {
+			w.begin(err)
+			waiting = true
 		}
 		t := time.NewTimer(wait)
 		select {

@@ -296,6 +296,7 @@ func StartSolve(ctx context.Context, cfg SolveConfig, conn *broker.Conn) (*schem
 	if err := broker.CheckRun(cfg.Run); err != nil {
 		return nil, err
 	}
+	ctx = withNATSWait(ctx, &natsWait{run: cfg.Run, log: cfg.Log, m: cfg.Metrics})
 	replicas := broker.Replicas(ctx, conn)
 	var kv jetstream.KeyValue
 	err := retry(ctx, func(ctx context.Context) error {

@@ -62,6 +62,7 @@ func start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) 
 	if err := broker.CheckRun(cfg.Run); err != nil {
 		return nil, err
 	}
+	ctx = withNATSWait(ctx, &natsWait{run: cfg.Run, log: cfg.Log, m: cfg.Metrics})
 	replicas := broker.Replicas(ctx, conn)
 	var kv jetstream.KeyValue
 	err = retry(ctx, func(ctx context.Context) error {

@@ -152,6 +152,7 @@ func StartValues(ctx context.Context, cfg ValuesConfig, conn *broker.Conn) (*sch
 	if err := broker.CheckRun(cfg.Run); err != nil {
 		return nil, err
 	}
+	ctx = withNATSWait(ctx, &natsWait{run: cfg.Run, log: cfg.Log})
 	replicas := broker.Replicas(ctx, conn)
 	var kv jetstream.KeyValue
 	err := retry(ctx, func(ctx context.Context) error {
