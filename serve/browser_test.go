@@ -20,6 +20,7 @@ import (
 
 	"github.com/census-cgt/census/internal/testbin"
 	"github.com/census-cgt/census/probe"
+	"github.com/census-cgt/census/probe/probetest"
 )
 
 // browserRun is the run the browser test explores: Clobber 3x3, counted
@@ -216,32 +217,23 @@ func startPosition(t *testing.T, run Run) string {
 	return ""
 }
 
-// TestBrowserExplorer drives the position explorer in a headless
-// chromium: a position linked by URL, a move played on the board, undo,
-// redo and the browser's back button, a bad position pasted, and a game
-// against census to its end.
-func TestBrowserExplorer(t *testing.T) {
+// openBrowser serves runs on 127.0.0.1 and opens a tab of a headless
+// chromium, both stopped with the test, which fails on any uncaught
+// exception of the page's scripts. The test gets 55 s.
+func openBrowser(t *testing.T, runs ...Run) (context.Context, net.Addr) {
+	t.Helper()
 	browser := testbin.Chromium(t)
-	run := browserRun(t)
-	info := run.Info()
-	s, err := New([]Run{run}, prometheus.NewRegistry())
+	s, err := New(runs, prometheus.NewRegistry())
 	if err != nil {
 		t.Fatal(err)
 	}
-
 	ctx, cancel := context.WithTimeout(context.Background(), 55*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	srvCtx, stopServer := context.WithCancel(ctx)
 	addrs := make(chan net.Addr, 1)
 	served := make(chan error, 1)
 	go func() {
 		served <- ListenAndServe(srvCtx, "127.0.0.1:0", s.Handler(), func(a net.Addr) { addrs <- a })
-	}()
-	defer func() {
-		stopServer()
-		if err := <-served; err != nil {
-			t.Errorf("server: %v", err)
-		}
 	}()
 	var addr net.Addr
 	select {
@@ -249,14 +241,20 @@ func TestBrowserExplorer(t *testing.T) {
 	case err := <-served:
 		t.Fatalf("serve: %v", err)
 	}
+	t.Cleanup(func() {
+		stopServer()
+		if err := <-served; err != nil {
+			t.Errorf("server: %v", err)
+		}
+	})
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(browser), chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900))
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
+	t.Cleanup(cancelAlloc)
 	tab, cancelTab := chromedp.NewContext(allocCtx)
-	defer cancelTab()
+	t.Cleanup(cancelTab)
 
 	// Every uncaught exception of the page's scripts fails the test.
 	var mu sync.Mutex
@@ -270,14 +268,63 @@ func TestBrowserExplorer(t *testing.T) {
 	}); err != nil {
 		t.Fatalf("start chromium: %v", err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		mu.Lock()
 		defer mu.Unlock()
 		for _, x := range exceptions {
 			t.Errorf("the page threw: %s", x)
 		}
-	}()
+	})
+	return tab, addr
+}
 
+// TestBrowserMovesOfEveryGame plays a move of each player of Domineering
+// and Amazons by clicking its squares on the board (a domino's two
+// squares; an amazon, its destination and its arrow's square): the page
+// then shows the position the table gives for the move.
+func TestBrowserMovesOfEveryGame(t *testing.T) {
+	var runs []Run
+	for _, c := range [][2]string{{"domineering", "3x3"}, {"amazons", "2x4"}} {
+		tb, err := probetest.Table(c[0], c[1], "", true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, tb)
+	}
+	tab, addr := openBrowser(t, runs...)
+	for _, run := range runs {
+		e := &explorer{t: t, ctx: tab, run: run}
+		info := run.Info()
+		pos := info.Start
+		for _, p := range []probe.Player{probe.Left, probe.Right} {
+			e.do("load "+pos, chromedp.Navigate(fmt.Sprintf("http://%s/runs/%s/?%s", addr, info.Name,
+				url.Values{"d": {pos}, "to_move": {p.String()}}.Encode())))
+			a := e.check(e.waitShown(pos, p), pos, p)
+			moves := a.Moves[p.String()]
+			if len(moves) == 0 {
+				t.Fatalf("%s %s: %s has no move", info.Name, pos, p)
+			}
+			// The last move listed, not the first: its squares are not
+			// those of the best move highlighted already.
+			m := moves[len(moves)-1]
+			for _, sq := range m.Squares {
+				e.do(fmt.Sprintf("%s: click square %d of %s", info.Name, sq, m.Move),
+					chromedp.Click(chromedp.CSS(fmt.Sprintf(`svg [data-square="%d"]`, sq))))
+			}
+			e.check(e.waitShown(m.Diagram, p.Other()), m.Diagram, p.Other())
+			pos = m.Diagram
+		}
+	}
+}
+
+// TestBrowserExplorer drives the position explorer in a headless
+// chromium: a position linked by URL, a move played on the board, undo,
+// redo and the browser's back button, a bad position pasted, and a game
+// against census to its end.
+func TestBrowserExplorer(t *testing.T) {
+	run := browserRun(t)
+	info := run.Info()
+	tab, addr := openBrowser(t, run)
 	e := &explorer{t: t, ctx: tab, run: run}
 	base := fmt.Sprintf("http://%s/runs/%s/", addr, info.Name)
 
