@@ -76,22 +76,32 @@ func corrupt(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(format, args...))
 }
 
+// checkFrame checks that data begins with the magic and version and ends
+// with the trailer's.
+func checkFrame(data []byte) error {
+	size := uint64(len(data))
+	if size < minFile || string(data[:4]) != magic {
+		if size >= 4 && string(data[:4]) != magic {
+			return corrupt("not a tablebase (magic %q)", data[:4])
+		}
+		return corrupt("%d bytes is too short for a tablebase", size)
+	}
+	if data[4] != version {
+		return corrupt("version %d, want %d", data[4], version)
+	}
+	if string(data[size-4:]) != trailerMagic {
+		return corrupt("no trailer (truncated?)")
+	}
+	return nil
+}
+
 // decode checks the header, code table, index and trailer of data. Before
 // it reads the index it calls advise, when not nil, with the index's
 // offset.
 func decode(data []byte, name string, advise func(dataEnd int)) (*Shard, error) {
 	size := uint64(len(data))
-	if size < minFile || string(data[:4]) != magic {
-		if size >= 4 && string(data[:4]) != magic {
-			return nil, corrupt("not a tablebase (magic %q)", data[:4])
-		}
-		return nil, corrupt("%d bytes is too short for a tablebase", size)
-	}
-	if data[4] != version {
-		return nil, corrupt("version %d, want %d", data[4], version)
-	}
-	if string(data[size-4:]) != trailerMagic {
-		return nil, corrupt("no trailer (truncated?)")
+	if err := checkFrame(data); err != nil {
+		return nil, err
 	}
 	le := binary.LittleEndian
 	s := &Shard{name: name, data: data}
@@ -152,26 +162,36 @@ func decode(data []byte, name string, advise func(dataEnd int)) (*Shard, error) 
 		return nil, corrupt("%v", err)
 	}
 	s.dec = dec
-
 	s.firsts = data[s.dataEnd : s.dataEnd+8*nb]
 	s.offs = data[s.dataEnd+8*nb : s.dataEnd+16*nb]
 	s.sums = data[s.dataEnd+16*nb : s.dataEnd+20*nb]
+	if err := s.checkIndex(hlen); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkIndex checks that the blocks follow one another from hlen, the
+// header's end, to the index, and that their first codes rise by at least
+// a block's positions.
+func (s *Shard) checkIndex(hlen uint64) error {
+	le := binary.LittleEndian
 	for j := 0; j < s.nblocks; j++ {
 		first, off := le.Uint64(s.firsts[8*j:]), le.Uint64(s.offs[8*j:])
 		switch {
 		case j == 0 && off != hlen:
-			return nil, corrupt("block 0 at %d, want %d", off, hlen)
+			return corrupt("block 0 at %d, want %d", off, hlen)
 		case j > 0 && off <= le.Uint64(s.offs[8*j-8:]):
-			return nil, corrupt("block %d at %d, not after block %d", j, off, j-1)
+			return corrupt("block %d at %d, not after block %d", j, off, j-1)
 		case off >= s.dataEnd:
-			return nil, corrupt("block %d at %d, past the blocks' end %d", j, off, s.dataEnd)
+			return corrupt("block %d at %d, past the blocks' end %d", j, off, s.dataEnd)
 		case j > 0 && first <= le.Uint64(s.firsts[8*j-8:]):
-			return nil, corrupt("block %d first code %#x, not above block %d's", j, first, j-1)
+			return corrupt("block %d first code %#x, not above block %d's", j, first, j-1)
 		case j > 0 && first-le.Uint64(s.firsts[8*j-8:]) < s.block:
-			return nil, corrupt("block %d first code %#x, too close to block %d's to leave %d codes", j, first, j-1, s.block)
+			return corrupt("block %d first code %#x, too close to block %d's to leave %d codes", j, first, j-1, s.block)
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // blockLen is the number of positions of block j.

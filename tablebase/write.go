@@ -149,19 +149,7 @@ func (t *tableWriter) write(h Header, codes []uint64, recs []solve.Record, block
 	}
 	syms, pcodes, esc := buildCode(freq)
 
-	hdr := []byte(magic)
-	hdr = append(hdr, version, h.Coding, byte(h.Rows), byte(h.Cols))
-	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(h.Tier))
-	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(h.Shard))
-	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(h.Shards))
-	hdr = binary.LittleEndian.AppendUint32(hdr, uint32(block))
-	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(len(codes)))
-	hdr = append(hdr, byte(len(h.Game)))
-	hdr = append(hdr, h.Game...)
-	hdr = binary.LittleEndian.AppendUint16(hdr, uint16(len(syms)))
-	for _, s := range syms {
-		hdr = append(hdr, s.left, s.right, s.len)
-	}
+	hdr := appendHeader(nil, h, block, len(codes), syms)
 	if err := t.put(hdr, true); err != nil {
 		return sz, err
 	}
@@ -221,6 +209,25 @@ func (t *tableWriter) write(h Header, codes []uint64, recs []solve.Record, block
 	}
 	sz.index = t.size - dataEnd
 	return sz, t.bw.Flush()
+}
+
+// appendHeader appends the header of a file of h with count positions in
+// blocks of block, its code table syms, to dst.
+func appendHeader(dst []byte, h Header, block, count int, syms []symbol) []byte {
+	dst = append(dst, magic...)
+	dst = append(dst, version, h.Coding, byte(h.Rows), byte(h.Cols))
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(h.Tier))
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(h.Shard))
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(h.Shards))
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(block))
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(count))
+	dst = append(dst, byte(len(h.Game)))
+	dst = append(dst, h.Game...)
+	dst = binary.LittleEndian.AppendUint16(dst, uint16(len(syms)))
+	for _, s := range syms {
+		dst = append(dst, s.left, s.right, s.len)
+	}
+	return dst
 }
 
 // riceParameter is the k that codes the gaps less one between codes in
