@@ -1,6 +1,7 @@
 package games
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 )
@@ -74,6 +75,23 @@ func AppendDiagramPlanes(dst []byte, rows, cols int, p0, p1 uint64, chars *[4]by
 // chars) to dst.
 func AppendCGSuitePlanes(dst []byte, rows, cols int, p0, p1 uint64, chars *[4]byte) []byte {
 	return appendPlanes(dst, rows, cols, CGSuiteRowSeparator, p0, p1, chars)
+}
+
+// ParseDiagramPlanes reads a diagram of b in the characters allowed into
+// two planes, the inverse of FormatDiagramPlanes: square i of a cell drawn
+// as chars[j] (the first j that draws it) is set in p0 when j has bit 0
+// and in p1 when j has bit 1. It fails like ParseDiagram.
+func ParseDiagramPlanes(diagram string, b Board, allowed string, chars *[4]byte) (p0, p1 uint64, err error) {
+	cells, err := ParseDiagram(diagram, b, allowed)
+	if err != nil {
+		return 0, 0, err
+	}
+	for i, ch := range cells {
+		j := bytes.IndexByte(chars[:], ch)
+		p0 |= uint64(j&1) << i
+		p1 |= uint64(j>>1&1) << i
+	}
+	return p0, p1, nil
 }
 
 // formatPlanes draws into a buffer on the stack for boards of up to 64

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/internal/refsolve"
 )
 
 func TestNew(t *testing.T) {
@@ -93,6 +94,38 @@ func TestNewLargestBoards(t *testing.T) {
 			if _, err := New(tc.game, tc.board, start); err != nil {
 				t.Errorf("New(%q, %q, %q): %v", tc.game, tc.board, start, err)
 			}
+		})
+	}
+}
+
+// TestParseFormat reads every reachable position of small boards of each
+// game back from its diagram (games.Parser), and reads a diagram that is
+// not of the board as an error.
+func TestParseFormat(t *testing.T) {
+	for _, c := range [][2]string{{"clobber", "3x3"}, {"domineering", "3x4"}, {"amazons", "2x4"}} {
+		t.Run(c[0]+"-"+c[1], func(t *testing.T) {
+			g, err := New(c[0], c[1], "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, ok := g.(games.Parser)
+			if !ok {
+				t.Fatalf("%s reads no diagram", c[0])
+			}
+			n := 0
+			for _, tier := range refsolve.Reachable(g) {
+				for _, pos := range tier {
+					got, err := p.Parse(g.Format(pos))
+					if err != nil || got != pos {
+						t.Fatalf("%s read back as %#x, %v; want %#x", g.Format(pos), got, err, pos)
+					}
+					n++
+				}
+			}
+			if _, err := p.Parse("x/o"); !errors.Is(err, games.ErrBadDiagram) {
+				t.Errorf("a diagram of another board: %v", err)
+			}
+			t.Logf("%d positions read back", n)
 		})
 	}
 }

@@ -55,20 +55,8 @@ func New(rows, cols int, start string) (*Game, error) {
 func (g *Game) Parse(diagram string) (uint64, error) { return parse(g.b, diagram) }
 
 func parse(b games.Board, diagram string) (uint64, error) {
-	cells, err := games.ParseDiagram(diagram, b, "xo.")
-	if err != nil {
-		return 0, err
-	}
-	var pos uint64
-	for i, ch := range cells {
-		switch ch {
-		case 'x':
-			pos |= 1 << i
-		case 'o':
-			pos |= 1 << (32 + i)
-		}
-	}
-	return pos, nil
+	black, white, err := games.ParseDiagramPlanes(diagram, b, "xo.", &cells)
+	return black | white<<32, err
 }
 
 func (g *Game) Name() string       { return "clobber" }
