@@ -4,7 +4,8 @@
 # warm-up of each, on two copies of one finished run that kept its
 # positions (RUN, OUT/GAME-BOARD of census run --keep-positions); prints
 # each run's wall seconds, CPU seconds and peak RSS from /usr/bin/time -v,
-# and the medians of NEW/BASE pair by pair.
+# and the medians of NEW/BASE pair by pair. WARMUP=0 leaves the warm-up
+# out (for boards whose solve takes an hour, such as Clobber 5x5).
 set -eu
 base=$1 new=$2 run=$3 n=${4:-3}
 tmp=$(mktemp -d)
@@ -18,8 +19,10 @@ one() { # binary dir -> "wall cpu rss_kb"
 		/User time/ { u = $2 } /System time/ { s = $2 } /Maximum resident/ { r = $2 }
 		END { printf "%.2f %.2f %d\n", w, u + s, r }' "$tmp/time"
 }
-one "$base" "$tmp/base" >/dev/null
-one "$new" "$tmp/new" >/dev/null
+if [ "${WARMUP:-1}" != 0 ]; then
+	one "$base" "$tmp/base" >/dev/null
+	one "$new" "$tmp/new" >/dev/null
+fi
 : >"$tmp/pairs"
 i=0
 while [ $i -lt "$n" ]; do
