@@ -134,10 +134,11 @@ func outlastElection(t *testing.T, consumerToo bool, ackWait time.Duration) {
 		<-stopped
 	}()
 
-	// The job is over when the work queue has let go of it: acknowledged,
-	// or out of deliveries.
+	// The job is over when it has been delivered and the work queue has
+	// let go of it: acknowledged, or out of deliveries. (Right after the
+	// publish the consumer may not count the job pending yet.)
 	ci, si := jobState(ctx, t, look.JS)
-	for ci == nil || si == nil || si.State.Msgs > 0 && (ci.NumAckPending > 0 || ci.NumPending > 0) {
+	for ci == nil || si == nil || ci.Delivered.Consumer == 0 || si.State.Msgs > 0 && (ci.NumAckPending > 0 || ci.NumPending > 0) {
 		if ctx.Err() != nil {
 			t.Fatalf("the job did not end within 90s: consumer %+v, stream %+v", ci, si)
 		}
