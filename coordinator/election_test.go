@@ -3,6 +3,7 @@ package coordinator
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -74,12 +75,19 @@ func TestWritesOutlastElection(t *testing.T) {
 	}
 	cancelOnce()
 
-	// The stage says that it waits, in its log and its metrics.
+	// The stage says that it waits, in its log, its metrics and its
+	// progress: the status record its tracker writes waits out the
+	// election.
 	var logged strings.Builder
 	m := NewMetrics(prometheus.NewRegistry())
 	ctx = withNATSWait(ctx, &natsWait{run: run, log: slog.New(slog.NewTextHandler(&logged, nil)), m: m})
-	if err := (state{b}).putStatus(ctx, status); err != nil {
-		t.Errorf("status write through the election: %v", err)
+	var told []Progress
+	cfg := Config{Log: slog.New(slog.DiscardHandler), Progress: func(p Progress) { told = append(told, p) }}
+	tr := newTracker(ctx, cfg, state{b}, 4, m.forRun(run, "clobber", "2x2", 4, false))
+	tr.stage(runstate.StageTier, 0, 0)
+	waited := slices.ContainsFunc(told, func(p Progress) bool { return p.NATSWait > 0 })
+	if !waited || len(told) < 2 || told[len(told)-1].NATSWait != 0 {
+		t.Errorf("progress told through the election: %+v; want a wait, then none", told)
 	}
 	if n := testutil.ToFloat64(m.NATSWaits.WithLabelValues(run)); n != 1 || testutil.ToFloat64(m.WaitingForNATS.WithLabelValues(run)) != 0 ||
 		!strings.Contains(logged.String(), "NATS is not answering the coordinator") || !strings.Contains(logged.String(), "NATS answered the coordinator again") {

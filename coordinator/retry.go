@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/census-cgt/census/broker"
@@ -47,6 +48,42 @@ type natsWait struct {
 	run string
 	log *slog.Logger
 	m   *Metrics
+
+	mu sync.Mutex
+	// waiters counts the calls waiting now, since the first of them began.
+	waiters int
+	since   time.Time
+	// notify, when set, is told when the stage begins to wait (the time
+	// the first waiting call began) and when it stops (the zero time).
+	notify func(since time.Time)
+}
+
+// setNotify has w tell notify when the stage begins and stops waiting.
+func (w *natsWait) setNotify(notify func(since time.Time)) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.notify = notify
+}
+
+// waiting adds d (1 or -1) to the calls waiting, and tells notify when the
+// stage begins or stops waiting; began is when the call began.
+func (w *natsWait) waiting(d int, began time.Time) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.waiters += d
+	var tell bool
+	switch {
+	case d > 0 && w.waiters == 1:
+		w.since, tell = began, true
+	case d < 0 && w.waiters == 0:
+		w.since, tell = time.Time{}, true
+	}
+	if w.m != nil && tell {
+		w.m.WaitingForNATS.WithLabelValues(w.run).Set(float64(min(w.waiters, 1)))
+	}
+	if tell && w.notify != nil {
+		w.notify(w.since)
+	}
 }
 
 type natsWaitKey struct{}
@@ -57,8 +94,9 @@ func withNATSWait(ctx context.Context, w *natsWait) context.Context {
 	return context.WithValue(ctx, natsWaitKey{}, w)
 }
 
-// begin is told that a call failed with err and is tried again.
-func (w *natsWait) begin(err error) {
+// begin is told that a call that began at began failed with err and is
+// tried again.
+func (w *natsWait) begin(err error, began time.Time) {
 	if w == nil {
 		return
 	}
@@ -68,21 +106,20 @@ func (w *natsWait) begin(err error) {
 	}
 	if w.m != nil {
 		w.m.NATSWaits.WithLabelValues(w.run).Inc()
-		w.m.WaitingForNATS.WithLabelValues(w.run).Set(1)
 	}
+	w.waiting(1, began)
 }
 
-// end is told that the call went through after waiting for waited.
-func (w *natsWait) end(waited time.Duration) {
+// end is told that a call that waited has ended, after waited; ok says
+// whether it went through.
+func (w *natsWait) end(waited time.Duration, ok bool) {
 	if w == nil {
 		return
 	}
-	if w.log != nil {
+	if w.log != nil && ok {
 		w.log.Warn("NATS answered the coordinator again: going on", "run", w.run, "waited", waited.Round(time.Millisecond))
 	}
-	if w.m != nil {
-		w.m.WaitingForNATS.WithLabelValues(w.run).Set(0)
-	}
+	w.waiting(-1, time.Time{})
 }
 
 // retry calls fn, each time with its own deadline, until it succeeds,
@@ -97,8 +134,8 @@ func retry(ctx context.Context, fn func(ctx context.Context) error) error {
 	w, _ := ctx.Value(natsWaitKey{}).(*natsWait)
 	waiting := false
 	defer func() {
-		if waiting && w != nil && w.m != nil {
-			w.m.WaitingForNATS.WithLabelValues(w.run).Set(0)
+		if waiting {
+			w.end(time.Since(began), false)
 		}
 	}()
 	for attempt := attemptFirst; ; attempt = min(2*attempt, attemptMax) {
@@ -109,7 +146,7 @@ func retry(ctx context.Context, fn func(ctx context.Context) error) error {
 		switch {
 		case err == nil:
 			if waiting {
-				w.end(time.Since(began))
+				w.end(time.Since(began), true)
 				waiting = false
 			}
 			return nil
@@ -123,8 +160,8 @@ func retry(ctx context.Context, fn func(ctx context.Context) error) error {
 		case time.Now().After(deadline):
 			return err
 		}
-		if !waiting {
-			w.begin(err)
+		if !waiting && w != nil {
+			w.begin(err, began)
 			waiting = true
 		}
 		t := time.NewTimer(wait)

@@ -30,7 +30,11 @@ func newProgress(w *os.File, quiet bool, g games.Game) *progress {
 }
 
 func (p *progress) update(pr coordinator.Progress) {
-	p.show(pr.Stage, describe(pr), func(width int) string { return bar(pr, width) })
+	stage := pr.Stage
+	if pr.NATSWait > 0 {
+		stage += " waiting" // a wait begun or ended prints at once
+	}
+	p.show(stage, describe(pr), func(width int) string { return bar(pr, width) })
 }
 
 // updateValues shows the progress of a values stage.
@@ -104,6 +108,9 @@ func describe(pr coordinator.Progress) string {
 	fmt.Fprintf(&sb, "  %s", pr.Elapsed.Round(time.Second))
 	if pr.ETA > 0 {
 		fmt.Fprintf(&sb, "  ETA %s", pr.ETA.Round(time.Second))
+	}
+	if pr.NATSWait > 0 {
+		fmt.Fprintf(&sb, "  waiting for NATS (%s)", pr.NATSWait.Round(time.Second))
 	}
 	return sb.String()
 }
