@@ -87,9 +87,8 @@ type tierKernel struct {
 	scratch           []uint64       // radix scratch of the key spillers
 	stats             TierStats
 	moves             *games.MoveStats
-	counter           games.MoveCounter // nil unless the game counts moves without listing them
-	pcs               []games.Piece
-	succ              []uint64
+	kernel            games.Kernel // what the job asks of each position (games.Visit)
+	v                 games.Visit  // the position being visited
 	seen              []games.PieceKey
 	// in is the merge of the input fragments; reserved says whether the
 	// spillers have made room for what the job will send them.
@@ -108,7 +107,7 @@ func newTierKernel(ctx context.Context, st store.Store, j *TierJob, g games.Game
 		group: games.StartGroup(g, !j.NoSymmetry),
 		moves: games.NewMoveStats(g.Name() == "clobber"),
 	}
-	k.counter, _ = g.(games.MoveCounter)
+	k.kernel = games.NewKernel(g, &k.group)
 	k.next = newSpiller(ctx, st, j.NextShards, shares.Successors.records(budget, keyBytes), func(part int) string {
 		return successorBlob(j.Run, j.Tier+1, j.Shard, part)
 	}, k.keyWriter(KindPositions, j.Tier+1))
@@ -261,39 +260,38 @@ func (k *tierKernel) listed() error {
 
 // visit takes one position of the shard through every step.
 func (k *tierKernel) visit(pos uint64) error {
-	w, err := k.check(pos)
-	if err != nil {
+	if err := k.check(pos); err != nil {
 		return err
 	}
+	// A backward or listed job sends no successors: it counts the moves
+	// only.
+	k.kernel.Visit(pos, &k.v, k.moves, !k.j.Backward && !k.j.Listed)
+	if k.v.Canon != pos {
+		return fmt.Errorf("%w: position %s is not the representative of its orbit", ErrCorrupt, k.g.Format(pos))
+	}
+	w := k.v.Orbit
 	if err := k.count(pos, w); err != nil {
 		return err
 	}
-	k.pcs = k.g.Pieces(pos, k.pcs[:0])
-	live, err := k.pieces(w)
-	if err != nil {
+	if err := k.pieces(w); err != nil {
 		return err
 	}
-	if err := k.shape(pos, w, live); err != nil {
+	if err := k.shape(w); err != nil {
 		return err
 	}
-	return k.expand(pos, w)
+	return addKeys(k.next, k.v.Succ)
 }
 
-// check makes sure pos belongs to the job, and returns the size of its
-// orbit.
-func (k *tierKernel) check(pos uint64) (uint64, error) {
+// check makes sure pos belongs to the job's tier and shard.
+func (k *tierKernel) check(pos uint64) error {
 	g, j := k.g, k.j
 	if t := g.Tier(pos); t != j.Tier {
-		return 0, fmt.Errorf("%w: position %s is in tier %d, not %d", ErrCorrupt, g.Format(pos), t, j.Tier)
+		return fmt.Errorf("%w: position %s is in tier %d, not %d", ErrCorrupt, g.Format(pos), t, j.Tier)
 	}
 	if b := Bucket(pos, j.Shards); b != j.Shard && !j.Listed {
-		return 0, fmt.Errorf("%w: position %s belongs to shard %d, not %d", ErrCorrupt, g.Format(pos), b, j.Shard)
+		return fmt.Errorf("%w: position %s belongs to shard %d, not %d", ErrCorrupt, g.Format(pos), b, j.Shard)
 	}
-	canon, w := k.group.CanonOrbit(pos)
-	if canon != pos {
-		return 0, fmt.Errorf("%w: position %s is not the representative of its orbit", ErrCorrupt, g.Format(pos))
-	}
-	return w, nil
+	return nil
 }
 
 // count counts the position, standing for w, adds it to the positions
@@ -341,22 +339,17 @@ func (k *tierKernel) reserve() {
 
 // pieces sends the in-place keys and the translated pieces of the
 // position's live pieces on to the reduce shards, each translated piece
-// once per position, and returns the number of live pieces.
-func (k *tierKernel) pieces(w uint64) (live int, err error) {
-	g, j := k.g, k.j
+// once per position.
+func (k *tierKernel) pieces(w uint64) error {
+	v, j := &k.v, k.j
 	k.seen = k.seen[:0]
-	for _, p := range k.pcs {
-		if !p.Live {
-			continue
-		}
-		live++
-		ip := k.group.Canon(p.Key)
+	for i, ip := range v.InPlace {
 		if h := mix(ip); !k.recentInPlace.repeat(ip, h) {
 			if err := k.inPlace.add(bucketOfMix(h, j.ReduceShards), ip); err != nil {
-				return live, err
+				return err
 			}
 		}
-		t := g.Translate(p.Key)
+		t := v.Translated[i]
 		if containsKey(k.seen, t) {
 			continue // counted once per position
 		}
@@ -364,45 +357,24 @@ func (k *tierKernel) pieces(w uint64) (live int, err error) {
 		// The orbit of the position holds w positions; their pieces make
 		// up the orbit of t, which the piece job spreads them over.
 		if err := k.canonPiece.add(t, w); err != nil {
-			return live, err
+			return err
 		}
 	}
-	return live, nil
+	return nil
 }
 
 // shape counts the split positions and those with dead pieces, and sends
 // the dead-free board on.
-func (k *tierKernel) shape(pos, w uint64, live int) error {
-	if live >= 2 {
+func (k *tierKernel) shape(w uint64) error {
+	v := &k.v
+	if live := uint64(len(v.InPlace)); live >= 2 {
 		k.stats.Split += w
-		k.stats.LiveWhenSplit += w * uint64(live)
+		k.stats.LiveWhenSplit += w * live
 	}
-	for _, p := range k.pcs {
-		if !p.Live {
-			k.stats.WithDead += w
-			break
-		}
+	if len(v.InPlace) < len(v.Pieces) {
+		k.stats.WithDead += w
 	}
-	df := k.group.Canon(k.g.DeadFree(pos, k.pcs))
-	return k.deadFree.add(Bucket(df, k.j.ReduceShards), df)
-}
-
-// expand sends the successors of pos on to the shards of the next tier;
-// a backward or listed job counts its moves only.
-func (k *tierKernel) expand(pos, w uint64) error {
-	if k.j.Backward || k.j.Listed {
-		if k.counter != nil {
-			k.counter.CountMoves(pos, k.pcs, k.moves, w)
-		} else {
-			k.succ = k.g.Expand(pos, k.pcs, k.succ[:0], k.moves, w)
-		}
-		return nil
-	}
-	k.succ = k.g.Expand(pos, k.pcs, k.succ[:0], k.moves, w)
-	for i, s := range k.succ {
-		k.succ[i] = k.group.Canon(s)
-	}
-	return addKeys(k.next, k.succ)
+	return k.deadFree.add(Bucket(v.DeadFree, k.j.ReduceShards), v.DeadFree)
 }
 
 // report spills what the spillers still hold, finishes the positions

@@ -388,3 +388,48 @@ func BenchmarkPieceRow(b *testing.B) {
 		reportRate(b, n, "pieces/s")
 	})
 }
+
+// BenchmarkVisit measures the whole per-position work of a tier job
+// through the game's kernel (games.NewKernel): one Visit with successors,
+// then the canonical translated piece of each distinct live piece of the
+// position. It does the work of BenchmarkPositionKernel, and compares with
+// it and with BenchmarkVisitPlain directly.
+func BenchmarkVisit(b *testing.B) { benchVisit(b, games.NewKernel) }
+
+// BenchmarkVisitPlain is BenchmarkVisit through games.NewPlainKernel, the
+// kernel built from the Game and Group methods.
+func BenchmarkVisitPlain(b *testing.B) { benchVisit(b, games.NewPlainKernel) }
+
+// benchVisit runs BenchmarkVisit with the kernel newKernel makes.
+func benchVisit(b *testing.B, newKernel func(games.Game, *games.Group) games.Kernel) {
+	forEachBoard(b, func(b *testing.B, s *benchSample) {
+		g := s.g
+		gr := games.StartGroup(g, true)
+		k := newKernel(g, &gr)
+		m := games.NewMoveStats(g.Name() == "clobber")
+		var v games.Visit
+		seen := make([]games.PieceKey, 0, 64)
+		var sink uint64
+		n := 0
+		for b.Loop() {
+			pos := s.pos[n%len(s.pos)]
+			k.Visit(pos, &v, m, true)
+			sink ^= v.Canon + v.Orbit + v.DeadFree + uint64(g.Tier(pos))
+			seen = seen[:0]
+			for i, t := range v.Translated {
+				sink ^= v.InPlace[i]
+				if slices.Contains(seen, t) {
+					continue
+				}
+				seen = append(seen, t)
+				sink ^= gr.CanonPiece(t).Lo
+			}
+			for _, q := range v.Succ {
+				sink ^= q
+			}
+			n++
+		}
+		benchSink += sink
+		reportRate(b, n, "positions/s")
+	})
+}

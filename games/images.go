@@ -1,0 +1,94 @@
+package games
+
+// MaxMaps is the most key maps a group holds: the 8 symmetries of a square
+// board, each with and without the colour swap.
+const MaxMaps = 16
+
+// Maps are the group's key maps, the identity first. The slice is the
+// group's own: the caller must not change it.
+func (gr *Group) Maps() []*KeyMap { return gr.maps[:len(gr.maps):len(gr.maps)] }
+
+// SymImages sets dst[s] to the image of key under the board symmetry s
+// alone, without the colour swap, for the identity and for every s of
+// which the group holds a map (the entries of the other symmetries are
+// unspecified). The image of key under a map m of the group is then
+// dst[m.Sym], with its planes exchanged (rotated by 32) when m.Swap.
+//
+// Every map is a permutation of key bits, so the image of a XOR b is the
+// XOR of the images: a kernel that takes the images of a position once can
+// give those of its successors from the images of the moves' changes.
+//
+// Each image is a few delta swaps from the key or from another image: the
+// half turn is the column flip of the row flip, and the symmetries that
+// exchange rows and columns are the others after the transpose. On boards
+// of at most 5 rows and 5 columns, whose flips take at most 2 delta swaps
+// and transpose at most 4, the swaps are unrolled.
+func (gr *Group) SymImages(key uint64, dst *[8]uint64) {
+	g, keep := gr.geo, &gr.keep
+	flips := keep[FlipRows]|keep[FlipCols]|keep[HalfTurn] != 0
+	turns := keep[Transpose]|keep[QuarterTurn]|keep[AntiTranspose]|keep[ThreeQuarterTurn] != 0
+	if turns && g.planes == 2 && g.height == 5 && g.width == 5 {
+		r, c, h, t, tr, tc, th := images5x5(key)
+		*dst = [8]uint64{Identity: key, FlipRows: r, FlipCols: c, HalfTurn: h,
+			Transpose: t, QuarterTurn: tc, AntiTranspose: th, ThreeQuarterTurn: tr}
+		return
+	}
+	dst[Identity] = key
+	if len(g.rows) <= 2 && len(g.cols) <= 2 && len(g.tr) <= 4 {
+		// The swaps a board lacks are noSwap, which does nothing.
+		r0, r1 := swapAt(g.rows, 0), swapAt(g.rows, 1)
+		c0, c1 := swapAt(g.cols, 0), swapAt(g.cols, 1)
+		if flips {
+			r := r1.apply(r0.apply(key))
+			dst[FlipRows], dst[FlipCols], dst[HalfTurn] = r, c1.apply(c0.apply(key)), c1.apply(c0.apply(r))
+		}
+		if turns {
+			t := swapAt(g.tr, 3).apply(swapAt(g.tr, 2).apply(swapAt(g.tr, 1).apply(swapAt(g.tr, 0).apply(key))))
+			tr := r1.apply(r0.apply(t))
+			dst[Transpose], dst[ThreeQuarterTurn] = t, tr
+			dst[QuarterTurn], dst[AntiTranspose] = c1.apply(c0.apply(t)), c1.apply(c0.apply(tr))
+		}
+		return
+	}
+	if flips {
+		r := unrolledSwaps(key, g.rows)
+		dst[FlipRows], dst[FlipCols], dst[HalfTurn] = r, unrolledSwaps(key, g.cols), unrolledSwaps(r, g.cols)
+	}
+	if turns {
+		t := unrolledSwaps(key, g.tr)
+		tr := unrolledSwaps(t, g.rows)
+		dst[Transpose], dst[ThreeQuarterTurn] = t, tr
+		dst[QuarterTurn], dst[AntiTranspose] = unrolledSwaps(t, g.cols), unrolledSwaps(tr, g.cols)
+	}
+}
+
+// noSwap is the delta swap that does nothing.
+var noSwap deltaSwap
+
+// swapAt is ds[i], or noSwap when ds has no swap i.
+func swapAt(ds []deltaSwap, i int) *deltaSwap {
+	if i < len(ds) {
+		return &ds[i]
+	}
+	return &noSwap
+}
+
+// unrolledSwaps is swaps(x, ds) for the delta swaps of an involution,
+// unrolled for up to 4 of them (the boards of up to 9 rows and columns).
+// The swaps of an involution move disjoint pairs of squares, so their
+// order does not matter.
+func unrolledSwaps(x uint64, ds []deltaSwap) uint64 {
+	switch len(ds) {
+	case 0:
+		return x
+	case 1:
+		return ds[0].apply(x)
+	case 2:
+		return ds[1].apply(ds[0].apply(x))
+	case 3:
+		return ds[2].apply(ds[1].apply(ds[0].apply(x)))
+	case 4:
+		return ds[3].apply(ds[2].apply(ds[1].apply(ds[0].apply(x))))
+	}
+	return swaps(x, ds)
+}
