@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -101,4 +102,87 @@ func TestWritesOutlastElection(t *testing.T) {
 	if err != nil || !found || got.State != StateRunning {
 		t.Errorf("status after the election: %+v, %v, %v", got, found, err)
 	}
+}
+
+// TestLeaseOutlastsElection holds a run's lease of 1 s on a cluster of
+// three and kills the leader of the run's bucket: the election that
+// follows takes longer than the lease, which lapses. The coordinator
+// must not end the run: its calls to NATS wait while the lease has
+// lapsed, and once the bucket has a leader again it renews the lease (as
+// it left it, or expired with no one holding it) and goes on.
+func TestLeaseOutlastsElection(t *testing.T) {
+	c := election.Start(t, 3)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	const run = "lease-election"
+	admin, err := broker.Connect(ctx, broker.ConnOptions{URL: c.URL(0), Name: "lease-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	if _, err := broker.RunBucket(ctx, admin.JS, run, 3); err != nil {
+		t.Fatal(err)
+	}
+	victim, err := c.StreamLeader(ctx, admin.JS, "KV_"+broker.Bucket(run))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := broker.Connect(ctx, broker.ConnOptions{URL: c.URL((victim + 1) % 3), Name: "lease-coordinator"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	kv, err := broker.OpenRunBucket(ctx, conn.JS, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := runstate.New(conn.JS, kv)
+	var logged syncBuffer
+	cfg := Config{Log: slog.New(slog.NewTextHandler(&logged, nil)), LeaseTTL: time.Second}
+	lease, err := acquireLease(ctx, b, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCtx, lost := context.WithCancelCause(ctx)
+	defer lost(nil)
+	runCtx = withLeaseGate(runCtx, lease.renew(runCtx, lost))
+
+	c.Kill(victim)
+	t.Logf("n%d, leader of the run's bucket, killed", victim)
+	status := Status{State: StateRunning, Stage: runstate.StageTier}
+	if err := (state{b}).putStatus(runCtx, status); err != nil {
+		t.Fatalf("status write through the election: %v (cause %v)", err, context.Cause(runCtx))
+	}
+	// The lease is renewed every third of its TTL: within a few seconds
+	// of the election it is held again, and the run has not ended.
+	time.Sleep(3 * time.Second)
+	if err := context.Cause(runCtx); err != nil {
+		t.Fatalf("the run ended: %v\nlog:\n%s", err, logged.String())
+	}
+	if !strings.Contains(logged.String(), "the run's lease lapsed") || !strings.Contains(logged.String(), "renewed the run's lease") {
+		t.Errorf("the lease did not lapse and come back; log:\n%s", logged.String())
+	}
+	l, held, err := b.Lease(ctx)
+	if err != nil || !held || l.PID != lease.me.PID {
+		t.Errorf("lease after the election: %+v held %v err %v; want this coordinator's", l, held, err)
+	}
+	lease.release()
+}
+
+// syncBuffer is a strings.Builder that goroutines may write at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	sb strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sb.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sb.String()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/census-cgt/census/runstate"
@@ -107,11 +108,21 @@ func acquireLease(ctx context.Context, b runstate.Bucket, cfg Config) (*heldLeas
 	}
 }
 
-// renew keeps the lease until release, every third of its TTL. When it
-// cannot (another coordinator took the run, or NATS did not answer for a
-// whole TTL) it ends the run through lost.
-func (h *heldLease) renew(ctx context.Context, lost context.CancelCauseFunc) {
+// renew keeps the lease until release, every third of its TTL, and
+// returns the gate that holds the coordinator's own NATS calls while the
+// lease has lapsed.
+//
+// A lease that NATS has not renewed for a whole TTL (a leader election, a
+// stalled or cut-off server) has lapsed: another coordinator may take the
+// run. The coordinator then makes no call to NATS through retry (the gate
+// is shut) and goes on renewing. A renewal that goes through finds the
+// lease as this coordinator left it, or expired with no one holding it
+// (RenewLease takes it again): the gate opens and the run goes on. A
+// renewal that finds another coordinator holding the run, or NATS silent
+// for retryFor after the lapse, ends the run through lost.
+func (h *heldLease) renew(ctx context.Context, lost context.CancelCauseFunc) *leaseGate {
 	h.stop, h.done = make(chan struct{}), make(chan struct{})
+	gate := &leaseGate{}
 	go func() {
 		defer close(h.done)
 		every := h.me.TTL / 3
@@ -131,17 +142,85 @@ func (h *heldLease) renew(ctx context.Context, lost context.CancelCauseFunc) {
 			cancel()
 			switch {
 			case err == nil:
+				if gate.open() {
+					h.log.Warn("renewed the run's lease: the coordinator goes on", "lapsed_for", time.Since(last.Add(h.me.TTL)).Round(time.Millisecond))
+				}
 				h.rev, last = rev, time.Now()
 				t.Reset(every)
-			case errors.Is(err, runstate.ErrLeaseLost) || time.Since(last) >= h.me.TTL:
+			case errors.Is(err, runstate.ErrLeaseLost) || time.Since(last) >= h.me.TTL+retryFor:
 				lost(fmt.Errorf("%w: %v", runstate.ErrLeaseLost, err))
 				return
 			default:
-				h.log.Warn("renew the run's lease, will retry", "err", err)
-				t.Reset(time.Second)
+				if time.Since(last) >= h.me.TTL && gate.shut() {
+					h.log.Warn("the run's lease lapsed: NATS has taken no renewal for its TTL; the coordinator makes no call to NATS until it renews the lease",
+						"ttl", h.me.TTL, "err", err, "at_most", retryFor)
+				} else {
+					h.log.Warn("renew the run's lease, will retry", "err", err)
+				}
+				t.Reset(min(time.Second, every))
 			}
 		}
 	}()
+	return gate
+}
+
+// leaseGate holds the coordinator's calls to NATS while its lease has
+// lapsed (see renew). retry waits at it before each attempt.
+type leaseGate struct {
+	mu sync.Mutex
+	// lapsed is nil while the lease holds, and while it has lapsed a
+	// channel that is closed when it is renewed.
+	lapsed chan struct{}
+}
+
+type leaseGateKey struct{}
+
+// withLeaseGate is ctx with g, at which the retries under it wait.
+func withLeaseGate(ctx context.Context, g *leaseGate) context.Context {
+	return context.WithValue(ctx, leaseGateKey{}, g)
+}
+
+// shut shuts the gate, and reports whether it was open.
+func (g *leaseGate) shut() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.lapsed != nil {
+		return false
+	}
+	g.lapsed = make(chan struct{})
+	return true
+}
+
+// open opens the gate, and reports whether it was shut.
+func (g *leaseGate) open() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.lapsed == nil {
+		return false
+	}
+	close(g.lapsed)
+	g.lapsed = nil
+	return true
+}
+
+// wait returns once the gate is open, or with ctx's error when ctx ends
+// first.
+func (g *leaseGate) wait(ctx context.Context) error {
+	if g == nil {
+		return nil
+	}
+	g.mu.Lock()
+	c := g.lapsed
+	g.mu.Unlock()
+	if c == nil {
+		return nil
+	}
+	select {
+	case <-c:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // release stops renewing and gives the lease up, so that a waiting

@@ -138,7 +138,13 @@ func retry(ctx context.Context, fn func(ctx context.Context) error) error {
 			w.end(time.Since(began), false)
 		}
 	}()
+	gate, _ := ctx.Value(leaseGateKey{}).(*leaseGate)
 	for attempt := attemptFirst; ; attempt = min(2*attempt, attemptMax) {
+		// A coordinator whose lease has lapsed calls NATS only once it
+		// holds the run again.
+		if err := gate.wait(ctx); err != nil {
+			return err
+		}
 		actx, cancel := context.WithTimeout(ctx, attempt)
 		err := fn(actx)
 		cancel()

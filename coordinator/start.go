@@ -86,7 +86,7 @@ func start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) 
 	defer lease.release()
 	ctx, lost := context.WithCancelCause(ctx)
 	defer lost(nil)
-	lease.renew(ctx, lost)
+	ctx = withLeaseGate(ctx, lease.renew(ctx, lost))
 
 	st := state{b}
 	if status, found, err := st.status(ctx); err != nil {
