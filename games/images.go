@@ -92,3 +92,37 @@ func unrolledSwaps(x uint64, ds []deltaSwap) uint64 {
 	}
 	return swaps(x, ds)
 }
+
+// A RowStep moves rows of squares of a key: the bits of Mask move down by
+// Shift (Close) or up (Spread). The fused kernels translate a piece to the
+// corner of its box by closing up its rows (CloseUpSteps).
+type RowStep struct {
+	Mask  uint64
+	Shift uint8
+}
+
+// Close moves the bits of s.Mask of x down by s.Shift.
+func (s *RowStep) Close(x uint64) uint64 { return x&^s.Mask | (x&s.Mask)>>(s.Shift&63) }
+
+// CloseUpSteps are the steps that close up the rows of a box of rows at
+// stride cols to stride cols-d, the rows whose number has bit b set moving
+// by 2^b*d squares, fewer bits first; with planes 2 they move in both
+// 32-bit planes of a key.
+func CloseUpSteps(rows, cols, d, planes int) []RowStep {
+	width := cols - d
+	var steps []RowStep
+	for b := 0; 1<<b < rows; b++ {
+		var m uint64
+		for r := range rows {
+			if r>>b&1 != 0 {
+				at := r*cols - r%(1<<b)*d
+				m |= (uint64(1)<<width - 1) << at
+			}
+		}
+		if planes == 2 {
+			m |= m << 32
+		}
+		steps = append(steps, RowStep{Mask: m, Shift: uint8(d << b)})
+	}
+	return steps
+}

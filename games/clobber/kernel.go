@@ -48,7 +48,7 @@ func (g *Game) NewKernel(gr *games.Group) games.Kernel {
 		k.fold = append(k.fold, h*cols)
 	}
 	for d := 1; d < cols; d++ {
-		k.closeUp[d] = closeUpSteps(b.Rows, cols, d)
+		k.closeUp[d] = games.CloseUpSteps(b.Rows, cols, d, 2)
 	}
 	both := func(m uint64) uint64 { return m | m<<32 }
 	k.land = [4]uint64{both(k.notFirst), both(k.notLast), both(b.Full &^ top), both(b.Full &^ (top << (sq - cols)))}
@@ -143,7 +143,7 @@ type kernel struct {
 	rowOf             [32]uint8
 	notFirst, notLast uint64
 	fold              []int
-	closeUp           [32][]closeStep
+	closeUp           [32][]games.RowStep
 	// land[d] holds, in both planes, the squares a capture in direction d
 	// (east, west, south, north) can land on.
 	land [4]uint64
@@ -447,34 +447,9 @@ func (k *kernel) translate(mask, key uint64) games.PieceKey {
 	width := 64 - bits.LeadingZeros64(used) - c0
 	cells := key >> ((r0*cols + c0) & 63)
 	for _, st := range k.closeUp[(cols-width)&31] {
-		cells = cells&^st.mask | (cells&st.mask)>>(st.shift&63)
+		cells = cells&^st.Mask | (cells&st.Mask)>>(st.Shift&63)
 	}
 	return games.MakePieceKey(rows, width, cells)
-}
-
-// closeStep is a step of closing up the rows of a translated piece: the
-// bits of mask move down by shift.
-type closeStep struct {
-	mask  uint64
-	shift uint8
-}
-
-// closeUpSteps are the steps that close up the rows of a box of rows at
-// stride cols, in both planes, to stride cols-d (see translate).
-func closeUpSteps(rows, cols, d int) []closeStep {
-	width := cols - d
-	var steps []closeStep
-	for b := 0; 1<<b < rows; b++ {
-		var m uint64
-		for r := range rows {
-			if r>>b&1 != 0 {
-				at := r*cols - r%(1<<b)*d
-				m |= (uint64(1)<<width - 1) << at
-			}
-		}
-		steps = append(steps, closeStep{mask: m | m<<32, shift: uint8(d << b)})
-	}
-	return steps
 }
 
 // nonzero is 1 when x is not 0, 0 otherwise.

@@ -3,118 +3,11 @@ package clobber
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/census-cgt/census/games"
+	"github.com/census-cgt/census/games/kerneltest"
 )
-
-// kernelPair runs Clobber's kernel and the plain kernel side by side on one
-// group, each with its own MoveStats (with the moved-piece histograms, and
-// without), and fails the test on the first position on which they differ.
-type kernelPair struct {
-	t            *testing.T
-	g            *Game
-	gr           *games.Group
-	fused, plain games.Kernel
-	mf, mp       *games.MoveStats
-	mf0, mp0     *games.MoveStats
-	vf, vp       games.Visit
-}
-
-func newKernelPair(t *testing.T, g *Game, on bool) *kernelPair {
-	gr := games.StartGroup(g, on)
-	return newKernelPairGroup(t, g, &gr)
-}
-
-func newKernelPairGroup(t *testing.T, g *Game, gr *games.Group) *kernelPair {
-	if _, ok := games.NewKernel(g, gr).(*kernel); !ok {
-		t.Fatalf("games.NewKernel does not take Clobber's own kernel")
-	}
-	return &kernelPair{t: t, g: g, gr: gr, fused: g.NewKernel(gr), plain: games.NewPlainKernel(g, gr),
-		mf: games.NewMoveStats(true), mp: games.NewMoveStats(true),
-		mf0: games.NewMoveStats(false), mp0: games.NewMoveStats(false)}
-}
-
-// check visits pos with both kernels, without successors (adding to the
-// MoveStats without histograms) and with them (adding to those with), and
-// fails the test when the Visits or the MoveStats differ.
-func (k *kernelPair) check(pos uint64) {
-	k.t.Helper()
-	for _, successors := range []bool{false, true} {
-		mf, mp := k.mf0, k.mp0
-		if successors {
-			mf, mp = k.mf, k.mp
-		}
-		k.fused.Visit(pos, &k.vf, mf, successors)
-		k.plain.Visit(pos, &k.vp, mp, successors)
-		where := fmt.Sprintf("%s %s, %d maps, successors %v", k.g.Board(), k.g.Format(pos), k.gr.Size(), successors)
-		if !successors && (len(k.vf.Succ) != 0 || len(k.vp.Succ) != 0) {
-			k.t.Fatalf("%s: successors listed: fused %d, plain %d", where, len(k.vf.Succ), len(k.vp.Succ))
-		}
-		if !games.SameVisit(&k.vf, &k.vp) {
-			k.t.Fatalf("%s: fused visit\n%+v\nplain visit\n%+v", where, k.vf, k.vp)
-		}
-		if mf.Moves != mp.Moves || mf.Joins != mp.Joins || mf.EdgeRuleJoins != mp.EdgeRuleJoins {
-			k.t.Fatalf("%s: fused MoveStats %d moves %d joins %d edge-rule joins, plain %d %d %d",
-				where, mf.Moves, mf.Joins, mf.EdgeRuleJoins, mp.Moves, mp.Joins, mp.EdgeRuleJoins)
-		}
-		if mf.MovedPiece == nil {
-			continue
-		}
-		// A position's moves count in the row of its stones.
-		lo, hi := games.OnesCount(pos)*games.MovedPieceStride, (games.OnesCount(pos)+1)*games.MovedPieceStride
-		if !slices.Equal(mf.MovedPiece[lo:hi], mp.MovedPiece[lo:hi]) || !slices.Equal(mf.MovedPieceSplit[lo:hi], mp.MovedPieceSplit[lo:hi]) {
-			k.t.Fatalf("%s: moved-piece histograms differ in row %d", where, games.OnesCount(pos))
-		}
-	}
-}
-
-// finish checks the whole MoveStats once all positions are visited.
-func (k *kernelPair) finish() {
-	k.t.Helper()
-	if !slices.Equal(k.mf.MovedPiece, k.mp.MovedPiece) || !slices.Equal(k.mf.MovedPieceSplit, k.mp.MovedPieceSplit) {
-		k.t.Errorf("%s: moved-piece histograms differ", k.g.Board())
-	}
-	if k.mf0.MovedPiece != nil {
-		k.t.Errorf("%s: MoveStats without histograms grew them", k.g.Board())
-	}
-}
-
-// walk visits every position reachable from the start breadth first, with
-// both kernels of each pair: the representatives of the orbits under the
-// start's group when on, as a census stores them, and every position
-// otherwise, which each pair visits under its own group (so a pair with
-// symmetry also sees keys that are not the least of their orbits).
-func walk(t *testing.T, g *Game, on bool, pairs ...*kernelPair) int {
-	t.Helper()
-	gr := games.StartGroup(g, on)
-	seen := map[uint64]bool{}
-	tier := []uint64{gr.Canon(g.Start())}
-	var succ []uint64
-	var pcs []games.Piece
-	for len(tier) > 0 {
-		var next []uint64
-		for _, pos := range tier {
-			for _, k := range pairs {
-				k.check(pos)
-			}
-			pcs = g.Pieces(pos, pcs[:0])
-			succ = g.Expand(pos, pcs, succ[:0], games.NewMoveStats(false), 1)
-			for _, s := range succ {
-				if s = gr.Canon(s); !seen[s] {
-					seen[s] = true
-					next = append(next, s)
-				}
-			}
-		}
-		tier = next
-	}
-	for _, k := range pairs {
-		k.finish()
-	}
-	return len(seen) + 1
-}
 
 // TestKernelReachable compares Clobber's kernel with the plain kernel on
 // every reachable position of small boards, from the standard start and
@@ -159,15 +52,15 @@ func TestKernelReachable(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			g := mustNew(t, b.rows, b.cols, b.start)
-			on := newKernelPair(t, g, true)
-			sizes[on.gr.Size()] = true
-			reps := walk(t, g, true, on)
+			on := kerneltest.NewStartPair(t, g, true)
+			sizes[on.Group().Size()] = true
+			reps := kerneltest.Walk(t, g, true, on)
 			if big {
-				t.Logf("%d maps, %d representatives", on.gr.Size(), reps)
+				t.Logf("%d maps, %d representatives", on.Group().Size(), reps)
 				return
 			}
-			all := walk(t, g, false, newKernelPair(t, g, true), newKernelPair(t, g, false))
-			t.Logf("%d maps, %d representatives, %d positions", on.gr.Size(), reps, all)
+			all := kerneltest.Walk(t, g, false, kerneltest.NewStartPair(t, g, true), kerneltest.NewStartPair(t, g, false))
+			t.Logf("%d maps, %d representatives, %d positions", on.Group().Size(), reps, all)
 		})
 	}
 	for _, n := range []int{1, 2, 4, 8} {
@@ -203,9 +96,9 @@ func TestKernelRandom(t *testing.T) {
 			if want := len(g.KeyMaps()); grAll.Size() != want {
 				t.Fatalf("the empty start's group has %d maps, want %d", grAll.Size(), want)
 			}
-			pairs := []*kernelPair{newKernelPair(t, g, true), newKernelPair(t, g, false), newKernelPairGroup(t, g, &grAll)}
+			pairs := []*kerneltest.Pair{kerneltest.NewStartPair(t, g, true), kerneltest.NewStartPair(t, g, false), kerneltest.NewPair(t, g, &grAll)}
 			for _, k := range pairs {
-				sizes[k.gr.Size()] = true
+				sizes[k.Group().Size()] = true
 			}
 			rng := rand.New(rand.NewPCG(uint64(b.rows), uint64(b.cols)))
 			full := g.Board().Full
@@ -223,11 +116,11 @@ func TestKernelRandom(t *testing.T) {
 				black := stones & rng.Uint64()
 				pos := black | (stones&^black)<<32
 				for _, k := range pairs {
-					k.check(pos)
+					k.Check(pos)
 				}
 			}
 			for _, k := range pairs {
-				k.finish()
+				k.Finish()
 			}
 		})
 	}
