@@ -23,8 +23,8 @@ type Visit struct {
 	Succ []uint64
 }
 
-// reset empties v, keeping its slices' arrays.
-func (v *Visit) reset() {
+// Reset empties v, keeping its slices' arrays, for a kernel to fill it.
+func (v *Visit) Reset() {
 	v.Pieces, v.InPlace, v.Translated, v.Succ = v.Pieces[:0], v.InPlace[:0], v.Translated[:0], v.Succ[:0]
 }
 
@@ -71,7 +71,7 @@ type plainKernel struct {
 
 func (k *plainKernel) Visit(pos uint64, v *Visit, m *MoveStats, successors bool) {
 	g, gr := k.g, k.gr
-	v.reset()
+	v.Reset()
 	v.Canon, v.Orbit = gr.CanonOrbit(pos)
 	v.Pieces = g.Pieces(pos, v.Pieces)
 	for _, p := range v.Pieces {

@@ -267,7 +267,7 @@ type kernel struct {
 // region), so what is left of the region after an arrow touches none
 // either. Expand thus never counts a join, and neither does Visit.
 func (k *kernel) Visit(pos uint64, v *games.Visit, m *games.MoveStats, successors bool) {
-	v.Pieces, v.InPlace, v.Translated, v.Succ = v.Pieces[:0], v.InPlace[:0], v.Translated[:0], v.Succ[:0]
+	v.Reset()
 	k.canonOrbit(pos, v)
 	b := &k.b
 	lo, hi := pos&0xffffffff, pos>>32

@@ -173,7 +173,7 @@ type kernel struct {
 // are the maximal connected groups of stones), so Expand never counts a
 // join and neither does Visit.
 func (k *kernel) Visit(pos uint64, v *games.Visit, m *games.MoveStats, successors bool) {
-	v.Pieces, v.InPlace, v.Translated, v.Succ = v.Pieces[:0], v.InPlace[:0], v.Translated[:0], v.Succ[:0]
+	v.Reset()
 	k.canonOrbit(pos, v)
 	// caps[d] are the key bits of the stones captured in direction d: a
 	// stone is taken from the west (east, north, south) by a stone of the

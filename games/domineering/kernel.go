@@ -182,7 +182,7 @@ const maxSteps = 6
 // squares, so none touches an empty square outside itself, and
 // Game.CountMoves counts no join: neither does Visit.
 func (k *kernel) Visit(pos uint64, v *games.Visit, m *games.MoveStats, successors bool) {
-	v.Pieces, v.InPlace, v.Translated, v.Succ = v.Pieces[:0], v.InPlace[:0], v.Translated[:0], v.Succ[:0]
+	v.Reset()
 	k.canonOrbit(pos, v)
 	empty := k.full &^ pos
 	vert, horiz := empty&(empty>>k.cols), empty&(empty>>1)&k.notLast
