@@ -75,6 +75,10 @@ func (m *Metrics) forRun(run, game, board string, maxTier int, keep bool) *runMe
 	}
 	m.Info.WithLabelValues(run, game, board).Set(1)
 	m.MaxTier.WithLabelValues(run).Set(float64(maxTier))
+	// A run's waits for NATS are series from its start, at 0 until one
+	// comes.
+	m.NATSWaits.WithLabelValues(run)
+	m.WaitingForNATS.WithLabelValues(run).Set(0)
 	m.resetJobs(run)
 	if keep {
 		m.forSolve(run, game, board).progress(SolveProgress{})
