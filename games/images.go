@@ -1,5 +1,7 @@
 package games
 
+import "math/bits"
+
 // MaxMaps is the most key maps a group holds: the 8 symmetries of a square
 // board, each with and without the colour swap.
 const MaxMaps = 16
@@ -125,4 +127,40 @@ func CloseUpSteps(rows, cols, d, planes int) []RowStep {
 		steps = append(steps, RowStep{Mask: m, Shift: uint8(d << b)})
 	}
 	return steps
+}
+
+// MapImages sets img[j] to the image of key under the group's map j (the
+// board symmetry's image from SymImages, its planes exchanged for a map
+// with the colour swap) and returns the least of them and the size of
+// key's orbit, as CanonOrbit does. A kernel that goes on to the images of
+// key's successors keeps img.
+func (gr *Group) MapImages(key uint64, img *[MaxMaps]uint64) (canon, orbit uint64) {
+	var b [8]uint64
+	gr.SymImages(key, &b)
+	n := len(gr.maps)
+	sym, rot := &gr.mapSym, &gr.mapRot
+	var fixed int
+	switch n {
+	case 4:
+		img[0], img[1] = key, bits.RotateLeft64(b[sym[1]&7], int(rot[1]))
+		img[2], img[3] = bits.RotateLeft64(b[sym[2]&7], int(rot[2])), bits.RotateLeft64(b[sym[3]&7], int(rot[3]))
+		canon = min(min(img[0], img[1]), min(img[2], img[3]))
+		fixed = 1 + eq(img[1], key) + eq(img[2], key) + eq(img[3], key)
+	case 8:
+		img[0], img[1] = key, bits.RotateLeft64(b[sym[1]&7], int(rot[1]))
+		img[2], img[3] = bits.RotateLeft64(b[sym[2]&7], int(rot[2])), bits.RotateLeft64(b[sym[3]&7], int(rot[3]))
+		img[4], img[5] = bits.RotateLeft64(b[sym[4]&7], int(rot[4])), bits.RotateLeft64(b[sym[5]&7], int(rot[5]))
+		img[6], img[7] = bits.RotateLeft64(b[sym[6]&7], int(rot[6])), bits.RotateLeft64(b[sym[7]&7], int(rot[7]))
+		canon = min(min(min(img[0], img[1]), min(img[2], img[3])), min(min(img[4], img[5]), min(img[6], img[7])))
+		fixed = 1 + eq(img[1], key) + eq(img[2], key) + eq(img[3], key) +
+			eq(img[4], key) + eq(img[5], key) + eq(img[6], key) + eq(img[7], key)
+	default:
+		canon = key
+		for j := range n {
+			img[j] = bits.RotateLeft64(b[sym[j]&7], int(rot[j]))
+			canon = min(canon, img[j])
+			fixed += eq(img[j], key)
+		}
+	}
+	return canon, orbitSize(n, fixed)
 }

@@ -176,6 +176,9 @@ type Group struct {
 	one   oneMap
 	rect  rectPlan
 	bytes bytePlan
+	// mapSym[j] is the board symmetry of map j, mapRot[j] the rotation
+	// that follows it (32 for the colour swap), for MapImages.
+	mapSym, mapRot [MaxMaps]uint8
 }
 
 // StartGroup is the subgroup of the game's key maps that fix its start; with
@@ -196,6 +199,12 @@ func StartGroup(g Game, on bool) Group {
 // newGroup is the group of maps, the identity first.
 func newGroup(maps []*KeyMap) Group {
 	gr := Group{maps: maps, geo: maps[0].geo}
+	for j, m := range gr.maps {
+		gr.mapSym[j] = uint8(m.Sym)
+		if m.Swap {
+			gr.mapRot[j] = 32
+		}
+	}
 	for _, m := range gr.maps[1:] {
 		if m.Swap {
 			gr.keep[m.Sym] |= 2

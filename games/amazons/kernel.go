@@ -66,11 +66,8 @@ func (g *Game) NewKernel(gr *games.Group) games.Kernel {
 	if n == 2 {
 		k.swaps, k.swapsOK = involutionSwaps(k.other, sq)
 	}
-	for j, mp := range maps {
-		k.sym[j] = uint8(mp.Sym)
-		if mp.Swap {
-			k.rot[j] = 32
-		}
+	if maps[len(maps)-1].Swap {
+		k.rot = 32
 	}
 	// bit[c][j] is the image under map j of the key bit of cell c&63 in
 	// the low plane (c < 64) or the high one, arrow[c][j] that of cell c
@@ -208,16 +205,16 @@ func newTables[T imageArray](bit *[128][games.MaxMaps]uint64, arrow *[64][games.
 type kernel struct {
 	gr *games.Group
 	b  games.Board
-	// n is the number of maps of the group; map j is the board symmetry
-	// sym[j] followed by a rotation of rot[j] (32 for the colour swap).
-	// other is the group's last map, the one besides the identity in a
-	// group of 2; when swapsOK its board symmetry is the delta swaps
-	// swaps (see involutionSwaps).
-	n        int
-	sym, rot [games.MaxMaps]uint8
-	other    *games.KeyMap
-	swaps    [4]deltaSwap
-	swapsOK  bool
+	// n is the number of maps of the group. other is the group's last
+	// map, the one besides the identity in a group of 2, and rot the
+	// rotation that follows its board symmetry (32 for the colour swap);
+	// when swapsOK that symmetry is the delta swaps swaps (see
+	// involutionSwaps).
+	n       int
+	rot     uint8
+	other   *games.KeyMap
+	swaps   [4]deltaSwap
+	swapsOK bool
 	// cols is the board's width and rowMask has a bit for each column;
 	// rowOf[s] is the row of square s and rowStarts[r] has the first
 	// square of each of the first r rows. fold are the shifts that fold
@@ -250,12 +247,11 @@ type kernel struct {
 	t4  *tables[[4]uint64]
 	t8  *tables[[8]uint64]
 	t16 *tables[[games.MaxMaps]uint64]
-	// bases and img hold the images of the position being visited: by
-	// board symmetry, and under each map of the group. rec holds its
+	// img holds the images of the position being visited under each map
+	// of the group (Group.MapImages). rec holds its
 	// queen moves, for successors.
-	bases [8]uint64
-	img   [games.MaxMaps]uint64
-	rec   [maxQueenMoves]queenMove
+	img [games.MaxMaps]uint64
+	rec [maxQueenMoves]queenMove
 }
 
 // Visit fills v for pos and adds its moves to m, as the plain kernel does.
@@ -584,7 +580,7 @@ func (k *kernel) canonOrbit(pos uint64, v *games.Visit) {
 		var x uint64
 		if k.swapsOK {
 			d := &k.swaps
-			x = bits.RotateLeft64(d[3].apply(d[2].apply(d[1].apply(d[0].apply(pos)))), int(k.rot[1]))
+			x = bits.RotateLeft64(d[3].apply(d[2].apply(d[1].apply(d[0].apply(pos)))), int(k.rot))
 		} else {
 			x = k.other.Apply(pos)
 		}
@@ -592,25 +588,7 @@ func (k *kernel) canonOrbit(pos uint64, v *games.Visit) {
 		v.Canon, v.Orbit = min(pos, x), uint64(2-eq(x, pos))
 		return
 	}
-	k.gr.SymImages(pos, &k.bases)
-	b, img, sym, rot := &k.bases, &k.img, &k.sym, &k.rot
-	var canon uint64
-	var fixed int
-	switch n {
-	case 4:
-		img[0], img[1] = pos, bits.RotateLeft64(b[sym[1]&7], int(rot[1]))
-		img[2], img[3] = bits.RotateLeft64(b[sym[2]&7], int(rot[2])), bits.RotateLeft64(b[sym[3]&7], int(rot[3]))
-		canon = min(min(img[0], img[1]), min(img[2], img[3]))
-		fixed = 1 + eq(img[1], pos) + eq(img[2], pos) + eq(img[3], pos)
-	default:
-		canon, fixed = pos, 0
-		for j := range n {
-			img[j] = bits.RotateLeft64(b[sym[j]&7], int(rot[j]))
-			canon = min(canon, img[j])
-			fixed += eq(img[j], pos)
-		}
-	}
-	v.Canon, v.Orbit = canon, uint64(uint32(n)/uint32(fixed))
+	v.Canon, v.Orbit = k.gr.MapImages(pos, &k.img)
 }
 
 // A deltaSwap exchanges every bit i of mask with bit i+shift.

@@ -53,12 +53,6 @@ func (g *Game) NewKernel(gr *games.Group) games.Kernel {
 	both := func(m uint64) uint64 { return m | m<<32 }
 	k.land = [4]uint64{both(k.notFirst), both(k.notLast), both(b.Full &^ top), both(b.Full &^ (top << (sq - cols)))}
 	maps := gr.Maps()
-	for j, mp := range maps {
-		k.sym[j] = uint8(mp.Sym)
-		if mp.Swap {
-			k.rot[j] = 32
-		}
-	}
 	// change[64d+c][j] is the image under map j of the change made by the
 	// capture in direction d of the stone at key bit c.
 	change := new([256][games.MaxMaps]uint64)
@@ -127,10 +121,8 @@ func source(b *games.Board, dir, t int) (int, bool) {
 // the tables of the images of the captures' changes, and scratch.
 type kernel struct {
 	gr *games.Group
-	// n is the number of maps of the group; map j is the board symmetry
-	// sym[j] followed by a rotation of rot[j] (32 for the colour swap).
-	n        int
-	sym, rot [games.MaxMaps]uint8
+	// n is the number of maps of the group.
+	n int
 	// cols is the board's width, wide says it is over 8, and rowMask has
 	// a bit for each column; rowOf[s] is the row of square s; notFirst and
 	// notLast are the board without its first or last column. fold are the
@@ -154,14 +146,13 @@ type kernel struct {
 	c4  *[256][4]uint64
 	c8  *[256][8]uint64
 	c16 *[256][games.MaxMaps]uint64
-	// bases and img hold the images of the position being visited: by
-	// board symmetry, and under each map of the group. comp[s] is the
+	// img holds the images of the position being visited under each map
+	// of the group (Group.MapImages). comp[s] is the
 	// piece whose lowest square is s, of those pieces found that hold
 	// more than one stone, and size[s] its stones.
-	bases [8]uint64
-	img   [games.MaxMaps]uint64
-	comp  [32]uint64
-	size  [32]int
+	img  [games.MaxMaps]uint64
+	comp [32]uint64
+	size [32]int
 }
 
 // Visit fills v for pos and adds its moves to m, as the plain kernel does.
@@ -316,47 +307,12 @@ func (k *kernel) movedPiece(m *games.MoveStats, row, size, count int, w uint64, 
 // canonOrbit sets k.img to the images of pos under the group's maps and
 // v.Canon and v.Orbit to the least of them and the size of the orbit.
 func (k *kernel) canonOrbit(pos uint64, v *games.Visit) {
-	n := k.n
-	if n == 1 {
+	if k.n == 1 {
 		k.img[0] = pos
 		v.Canon, v.Orbit = pos, 1
 		return
 	}
-	k.gr.SymImages(pos, &k.bases)
-	b, img, sym, rot := &k.bases, &k.img, &k.sym, &k.rot
-	var canon uint64
-	var fixed int
-	switch n {
-	case 4:
-		img[0], img[1] = pos, bits.RotateLeft64(b[sym[1]&7], int(rot[1]))
-		img[2], img[3] = bits.RotateLeft64(b[sym[2]&7], int(rot[2])), bits.RotateLeft64(b[sym[3]&7], int(rot[3]))
-		canon = min(min(img[0], img[1]), min(img[2], img[3]))
-		fixed = eq(img[0], pos) + eq(img[1], pos) + eq(img[2], pos) + eq(img[3], pos)
-	case 8:
-		img[0], img[1] = pos, bits.RotateLeft64(b[sym[1]&7], int(rot[1]))
-		img[2], img[3] = bits.RotateLeft64(b[sym[2]&7], int(rot[2])), bits.RotateLeft64(b[sym[3]&7], int(rot[3]))
-		img[4], img[5] = bits.RotateLeft64(b[sym[4]&7], int(rot[4])), bits.RotateLeft64(b[sym[5]&7], int(rot[5]))
-		img[6], img[7] = bits.RotateLeft64(b[sym[6]&7], int(rot[6])), bits.RotateLeft64(b[sym[7]&7], int(rot[7]))
-		canon = min(min(min(img[0], img[1]), min(img[2], img[3])), min(min(img[4], img[5]), min(img[6], img[7])))
-		fixed = eq(img[0], pos) + eq(img[1], pos) + eq(img[2], pos) + eq(img[3], pos) +
-			eq(img[4], pos) + eq(img[5], pos) + eq(img[6], pos) + eq(img[7], pos)
-	default:
-		canon = pos
-		for j := range n {
-			img[j] = bits.RotateLeft64(b[sym[j]&7], int(rot[j]))
-			canon = min(canon, img[j])
-			fixed += eq(img[j], pos)
-		}
-	}
-	v.Canon, v.Orbit = canon, uint64(uint32(n)/uint32(fixed))
-}
-
-// eq is 1 when a equals b, 0 otherwise.
-func eq(a, b uint64) int {
-	if a == b {
-		return 1
-	}
-	return 0
+	v.Canon, v.Orbit = k.gr.MapImages(pos, &k.img)
 }
 
 // successors fills out with the canonical key of the successor of every

@@ -66,6 +66,14 @@ func (g *Game) NewKernel(gr *games.Group) games.Kernel {
 		k.rowSwaps[r] = deltaSwap{mask: k.rowMask << (r * cols), shift: uint8((rows - 1 - 2*r) * cols)}
 	}
 	k.rows4 = rows/2 > 2
+	k.dominoes(b, maps)
+	return k
+}
+
+// dominoes sets the kernel's tables of the images of every domino under
+// every map of the group, in the shape that fits the group's size.
+func (k *kernel) dominoes(b games.Board, maps []*games.KeyMap) {
+	n, sq, rows, cols := k.n, b.Squares(), b.Rows, b.Cols
 	// domino[i][j] is the image under map j of the vertical domino whose
 	// top square is i, domino[k.horiz+i][j] that of the horizontal one whose
 	// left square is i.
@@ -110,7 +118,6 @@ func (g *Game) NewKernel(gr *games.Group) games.Kernel {
 			copy(k.d8[i][:], x[:])
 		}
 	}
-	return k
 }
 
 // kernel is the state of one Domineering kernel: the group, the board's
