@@ -30,34 +30,7 @@ func TestWritesOutlastElection(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	const run = "election"
-	admin, err := broker.Connect(ctx, broker.ConnOptions{URL: c.URL(0), Name: "election-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	if _, err := broker.Setup(ctx, admin.JS, 3, 0); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := broker.RunBucket(ctx, admin.JS, run, 3); err != nil {
-		t.Fatal(err)
-	}
-	victim, err := c.StreamLeader(ctx, admin.JS, "KV_"+broker.Bucket(run))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.MoveStreamLeader(ctx, admin.NC, admin.JS, broker.Stream, victim); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := broker.Connect(ctx, broker.ConnOptions{URL: c.URL((victim + 1) % 3), Name: "election-coordinator"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	kv, err := broker.OpenRunBucket(ctx, conn.JS, run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := runstate.New(conn.JS, kv)
+	victim, conn, b := runOnCluster(t, ctx, c, run)
 	status := Status{State: StateRunning, Stage: runstate.StageTier}
 	publish := func(ctx context.Context) error {
 		_, err := conn.JS.Publish(ctx, broker.Subject(run), []byte("{}"), jetstream.WithMsgID("election-1"))
@@ -115,28 +88,7 @@ func TestLeaseOutlastsElection(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	const run = "lease-election"
-	admin, err := broker.Connect(ctx, broker.ConnOptions{URL: c.URL(0), Name: "lease-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close()
-	if _, err := broker.RunBucket(ctx, admin.JS, run, 3); err != nil {
-		t.Fatal(err)
-	}
-	victim, err := c.StreamLeader(ctx, admin.JS, "KV_"+broker.Bucket(run))
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := broker.Connect(ctx, broker.ConnOptions{URL: c.URL((victim + 1) % 3), Name: "lease-coordinator"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	kv, err := broker.OpenRunBucket(ctx, conn.JS, run)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := runstate.New(conn.JS, kv)
+	victim, _, b := runOnCluster(t, ctx, c, run)
 	var logged syncBuffer
 	cfg := Config{Log: slog.New(slog.NewTextHandler(&logged, nil)), LeaseTTL: time.Second}
 	lease, err := acquireLease(ctx, b, cfg)
@@ -185,4 +137,40 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.sb.String()
+}
+
+// runOnCluster sets up the job stream and the run's bucket, three copies
+// of each, on the cluster c, moves the job stream's leader to the node
+// that leads the bucket, and returns that node and the bucket, reached
+// through a connection to another node.
+func runOnCluster(t *testing.T, ctx context.Context, c *election.Cluster, run string) (int, *broker.Conn, runstate.Bucket) {
+	t.Helper()
+	admin, err := broker.Connect(ctx, broker.ConnOptions{URL: c.URL(0), Name: "election-admin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	if _, err := broker.Setup(ctx, admin.JS, 3, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := broker.RunBucket(ctx, admin.JS, run, 3); err != nil {
+		t.Fatal(err)
+	}
+	victim, err := c.StreamLeader(ctx, admin.JS, "KV_"+broker.Bucket(run))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.MoveStreamLeader(ctx, admin.NC, admin.JS, broker.Stream, victim); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := broker.Connect(ctx, broker.ConnOptions{URL: c.URL((victim + 1) % 3), Name: "election-coordinator"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Close)
+	kv, err := broker.OpenRunBucket(ctx, conn.JS, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return victim, conn, runstate.New(conn.JS, kv)
 }
