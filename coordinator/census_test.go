@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/census-cgt/census/coordinator"
-	"github.com/census-cgt/census/internal/embedded"
+	"github.com/census-cgt/census/embedded"
 	"github.com/census-cgt/census/schema"
 )
 

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/census-cgt/census/coordinator"
-	"github.com/census-cgt/census/internal/embedded"
+	"github.com/census-cgt/census/embedded"
 	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/store"
 )

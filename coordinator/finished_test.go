@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/census-cgt/census/coordinator"
-	"github.com/census-cgt/census/internal/embedded"
+	"github.com/census-cgt/census/embedded"
 )
 
 // TestKeptOutputs writes the outputs of a census that kept its positions

@@ -4,7 +4,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/census-cgt/census/internal/cpuclock"
+	"github.com/census-cgt/census/host/cpuclock"
 	"github.com/census-cgt/census/jobs"
 	"github.com/census-cgt/census/schema"
 )

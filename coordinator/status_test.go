@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/census-cgt/census/coordinator"
-	"github.com/census-cgt/census/internal/embedded"
+	"github.com/census-cgt/census/embedded"
 	"github.com/census-cgt/census/runstate"
 )
 

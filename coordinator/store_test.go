@@ -20,7 +20,7 @@ import (
 	"github.com/johannesboyne/gofakes3/backend/s3mem"
 
 	"github.com/census-cgt/census/coordinator"
-	"github.com/census-cgt/census/internal/embedded"
+	"github.com/census-cgt/census/embedded"
 	"github.com/census-cgt/census/jobs"
 	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/store"

@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"github.com/census-cgt/census/coordinator"
+	"github.com/census-cgt/census/embedded"
 	"github.com/census-cgt/census/games"
-	"github.com/census-cgt/census/internal/embedded"
 	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/values/brute"
 )

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/census-cgt/census/coordinator"
-	"github.com/census-cgt/census/internal/embedded"
+	"github.com/census-cgt/census/embedded"
 )
 
 // runWay runs a census, backward or listed (the game's default) unless

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/census-cgt/census/internal/cpuclock"
+	"github.com/census-cgt/census/host/cpuclock"
 	"github.com/census-cgt/census/store"
 )
 

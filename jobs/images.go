@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/census-cgt/census/games"
-	"github.com/census-cgt/census/internal/hugepages"
+	"github.com/census-cgt/census/host/hugepages"
 	"github.com/census-cgt/census/store"
 )
 

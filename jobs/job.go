@@ -90,7 +90,7 @@ type Result struct {
 }
 
 // Cost is the time a job took: its wall time, and the CPU time (user and
-// system) of the thread that ran it (see internal/cpuclock), in
+// system) of the thread that ran it (see host/cpuclock), in
 // nanoseconds.
 type Cost struct {
 	WallNS int64 `json:"wall_ns"`

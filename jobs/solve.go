@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/census-cgt/census/games"
-	"github.com/census-cgt/census/internal/hugepages"
+	"github.com/census-cgt/census/host/hugepages"
 	"github.com/census-cgt/census/solve"
 	"github.com/census-cgt/census/store"
 	"github.com/census-cgt/census/tablebase"

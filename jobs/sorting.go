@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/census-cgt/census/games"
-	"github.com/census-cgt/census/internal/hugepages"
+	"github.com/census-cgt/census/host/hugepages"
 )
 
 // Bucket maps a key to one of n buckets by a fixed mix of its bits, the same

@@ -6,7 +6,7 @@ import (
 	"io"
 	"sync"
 
-	"github.com/census-cgt/census/internal/hugepages"
+	"github.com/census-cgt/census/host/hugepages"
 	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/store"
 )

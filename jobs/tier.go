@@ -9,7 +9,7 @@ import (
 	"slices"
 
 	"github.com/census-cgt/census/games"
-	"github.com/census-cgt/census/internal/hugepages"
+	"github.com/census-cgt/census/host/hugepages"
 	"github.com/census-cgt/census/store"
 )
 

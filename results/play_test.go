@@ -11,8 +11,8 @@ import (
 
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/games/all"
-	"github.com/census-cgt/census/internal/report"
 	"github.com/census-cgt/census/play"
+	"github.com/census-cgt/census/report"
 )
 
 // playBoards are the boards of the players' table, in its order.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/census-cgt/census/internal/report"
+	"github.com/census-cgt/census/report"
 )
 
 func reportCmd() *cobra.Command {

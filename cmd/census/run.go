@@ -15,8 +15,8 @@ import (
 
 	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/coordinator"
+	"github.com/census-cgt/census/embedded"
 	"github.com/census-cgt/census/games/all"
-	"github.com/census-cgt/census/internal/embedded"
 	"github.com/census-cgt/census/schema"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/census-cgt/census/internal/gctune"
+	"github.com/census-cgt/census/host/gctune"
 )
 
 // parseSize reads a byte size such as 64MiB, 1GiB, 512M or 1000000.

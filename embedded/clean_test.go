@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/census-cgt/census/internal/embedded"
+	"github.com/census-cgt/census/embedded"
 )
 
 func TestClean(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/census-cgt/census/broker"
-	"github.com/census-cgt/census/internal/embedded"
+	"github.com/census-cgt/census/embedded"
 	"github.com/nats-io/nats.go/jetstream"
 )
 

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/census-cgt/census/coordinator"
+	"github.com/census-cgt/census/embedded"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/games/all"
-	"github.com/census-cgt/census/internal/embedded"
 	"github.com/census-cgt/census/internal/refsolve"
 	"github.com/census-cgt/census/schema"
 )
