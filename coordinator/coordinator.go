@@ -838,11 +838,12 @@ const maxShards = 4096
 // (jobs.Spec.Backward): for a game whose tiers can be numbered densely from
 // its start (Amazons with one amazon a side), where a tier's arrangements
 // are nearly all reachable and testing each for a reachable predecessor
-// costs a fraction of sending on every successor (docs/performance.md, "the
-// backward tiers of a dense board"), unless the run goes forward
-// (forwardOnly). So does a board whose largest tier's bitmap, which every
-// job of the next tier holds, would take more than a quarter of a job's
-// memory budget (Amazons 4x5's takes 2.3 MB, 5x5's 101 MB, 5x6's 4.4 GB).
+// costs a fraction of sending on every successor
+// (docs/history/performance-rounds.md, "The backward tiers of a dense
+// board"), unless the run goes forward (forwardOnly). So does a board
+// whose largest tier's bitmap, which every job of the next tier holds,
+// would take more than a quarter of a job's memory budget (Amazons 4x5's
+// takes 2.3 MB, 5x5's 101 MB, 5x6's 4.4 GB).
 func backwardTiers(g games.Game, cfg Config) bool {
 	d, ok := g.(games.Dense)
 	if !ok || !d.DenseTiers() || forwardOnly(cfg) {
@@ -860,8 +861,8 @@ func backwardTiers(g games.Game, cfg Config) bool {
 // for a game whose reachable positions of a tier can be listed outright
 // (Domineering, whose reachable positions are the sets dominoes tile),
 // where listing a tier costs a fraction of sending on every successor of
-// the tier before (docs/performance.md, "Domineering's tiers listed
-// outright"), unless the run goes forward (forwardOnly).
+// the tier before (docs/history/performance-rounds.md, "Domineering's tiers
+// listed outright"), unless the run goes forward (forwardOnly).
 func listedTiers(g games.Game, cfg Config) bool {
 	l, ok := g.(games.Listed)
 	return ok && !forwardOnly(cfg) && l.ListedTiers()

@@ -7,7 +7,7 @@
 # are the file's. Prints one line a board with its wall time and peak RSS
 # from /usr/bin/time -v; exits 1 on a difference. With -w, a file whose
 # counts are unchanged gets the run's levels, wall time and peak RSS; then
-# `go test ./results -update` regenerates the README's tables and charts.
+# `go test ./results -update` regenerates results/README.md's tables and charts.
 # Run it under nice on a shared machine: the census inherits it.
 set -eu
 write=false

@@ -39,7 +39,7 @@ func registerMemBudget(fl *pflag.FlagSet, v *string, extra string) {
 // registerPiecesCodec adds --pieces-codec to fl, the same on census run
 // and census coordinator.
 func registerPiecesCodec(fl *pflag.FlagSet, v *string) {
-	fl.StringVar(v, "pieces-codec", string(schema.CodecZstd), "compression of the pieces table's pages: zstd (smallest files), snappy or lz4_raw (some 5% less CPU a run, 40-70% larger files; see README); part of the run's ID")
+	fl.StringVar(v, "pieces-codec", string(schema.CodecZstd), "compression of the pieces table's pages: zstd (smallest files), snappy or lz4_raw (some 5% less CPU a run, 40-70% larger files; see docs/outputs.md); part of the run's ID")
 }
 
 // piecesCodec is the codec --pieces-codec names, or a usage error naming

@@ -139,7 +139,7 @@ const valuesMemUsage = "memory one value job may hold, e.g. 2GiB: the process's 
 // Two value jobs at once each hold the values of every smaller piece (3.6
 // GB between them at Clobber 4x5's sizes 14 and 15), and without a limit
 // the collector lets the heap grow to twice that before it collects;
-// docs/performance.md, "Clobber 4x5 valued".
+// docs/history/performance-rounds.md, "Clobber 4x5 valued".
 func tuneValuesCollector(limit int64) {
 	stopJobsCollector()
 	if os.Getenv("GOGC") == "" {

@@ -1,10 +1,10 @@
 package amazons
 
 // TestBackwardEnumeration measures a design for the tier stage of a board
-// whose tiers are dense (docs/performance.md, "the backward tiers of a
-// dense board"): each tier a bitmap over a numbering of its arrangements,
-// an arrangement reachable when one of its predecessors is, found by
-// undoing a move and stopping at the first reachable one. It checks the
+// whose tiers are dense (docs/history/performance-rounds.md, "The backward
+// tiers of a dense board"): each tier a bitmap over a numbering of its
+// arrangements, an arrangement reachable when one of its predecessors is,
+// found by undoing a move and stopping at the first reachable one. It checks the
 // numbering, the predecessors against Expand and the counts against the
 // census of Amazons 4x5, and prints what each step costs. It takes about
 // a minute and a half, and runs only when asked:

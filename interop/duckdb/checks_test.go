@@ -14,13 +14,13 @@ import (
 	"github.com/census-cgt/census/schema"
 )
 
-// checker checks the answer of one README query against the census outputs,
+// checker checks the answer of one docs/outputs.md query against the census outputs,
 // computed without DuckDB.
 type checker struct {
 	check func(t *testing.T, o *outputs, res result)
 }
 
-// checkers are the README's checked queries by the name on their first line.
+// checkers are docs/outputs.md's checked queries by the name on their first line.
 var checkers = map[string]checker{
 	"ladder":            {check: checkLadder},
 	"top_pieces":        {check: checkTopPieces},

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Vet and test the DuckDB interop module: it runs the README's DuckDB queries
+# Vet and test the DuckDB interop module: it runs docs/outputs.md's DuckDB queries
 # against censuses made by the census binary of the parent module.
 #
 # The module links DuckDB through cgo (gcc and g++ are needed). The first

@@ -9,16 +9,20 @@ import (
 	"testing"
 )
 
-// readmeSection is the README section whose SQL blocks the tests run.
-const readmeSection = "## Querying the results"
+// queriesDoc is the page, relative to the repository's root, whose section
+// queriesSection holds the SQL blocks the tests run.
+const (
+	queriesDoc     = "docs/outputs.md"
+	queriesSection = "## Querying the results"
+)
 
-// TestReadmeQueries runs every SQL block of the README's "Querying the
+// TestDocQueries runs every SQL block of docs/outputs.md's "Querying the
 // results" section against real census outputs and checks each answer. A
 // block names its checker on its first line, "-- check: NAME"; a block
 // without a known checker fails, and so does a checker no block names, so the
-// README and the tests cannot drift apart.
-func TestReadmeQueries(t *testing.T) {
-	blocks, err := sqlBlocks(filepath.Join("..", "..", "README.md"), readmeSection)
+// page and the tests cannot drift apart.
+func TestDocQueries(t *testing.T) {
+	blocks, err := sqlBlocks(filepath.Join("..", "..", filepath.FromSlash(queriesDoc)), queriesSection)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,36 +32,36 @@ func TestReadmeQueries(t *testing.T) {
 	for _, b := range blocks {
 		name := checkName(b.text)
 		seen[name] = true
-		t.Run(fmt.Sprintf("README.md:%d:%s", b.line, name), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s:%d:%s", filepath.Base(queriesDoc), b.line, name), func(t *testing.T) {
 			c, ok := checkers[name]
 			if !ok {
-				t.Fatalf("README.md:%d: sql block has no known checker: its first line must be \"-- check: NAME\" with NAME one of %v", b.line, checkerNames())
+				t.Fatalf("%s:%d: sql block has no known checker: its first line must be \"-- check: NAME\" with NAME one of %v", queriesDoc, b.line, checkerNames())
 			}
 			stmts := statements(b.text)
 			if len(stmts) != 1 {
-				t.Fatalf("README.md:%d: sql block holds %d statements, want one query per checked block", b.line, len(stmts))
+				t.Fatalf("%s:%d: sql block holds %d statements, want one query per checked block", queriesDoc, b.line, len(stmts))
 			}
 			res, err := query(t.Context(), db, withOut(stmts[0], o.dir))
 			if err != nil {
-				t.Fatalf("README.md:%d: %v\n%s", b.line, err, stmts[0])
+				t.Fatalf("%s:%d: %v\n%s", queriesDoc, b.line, err, stmts[0])
 			}
 			if len(res.rows) == 0 {
-				t.Fatalf("README.md:%d: query returned no rows", b.line)
+				t.Fatalf("%s:%d: query returned no rows", queriesDoc, b.line)
 			}
 			c.check(t, o, res)
 		})
 	}
 	for _, name := range checkerNames() {
 		if !seen[name] {
-			t.Errorf("README.md section %q has no sql block checked by %q", readmeSection, name)
+			t.Errorf("%s section %q has no sql block checked by %q", queriesDoc, queriesSection, name)
 		}
 	}
 }
 
 // TestColumnsQueries runs the DuckDB statements of schema/COLUMNS.md's
 // "Reading the tables" on the same outputs. Their answers are each checked
-// in substance by the README's queries; here every statement must run and
-// return rows. Statements that read the positions table are skipped when the
+// in substance by docs/outputs.md's queries; here every statement must run
+// and return rows. Statements that read the positions table are skipped when the
 // census binary cannot write it.
 func TestColumnsQueries(t *testing.T) {
 	blocks, err := sqlBlocks(filepath.Join("..", "..", "schema", "COLUMNS.md"), "## Reading the tables")
@@ -92,7 +96,7 @@ func TestSQLBlocks(t *testing.T) {
 	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	blocks, err := sqlBlocks(path, readmeSection)
+	blocks, err := sqlBlocks(path, queriesSection)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +131,7 @@ func TestWithOut(t *testing.T) {
 	}
 }
 
-// TestDuckDBReadsUnsigned checks the type mapping the README and COLUMNS.md
+// TestDuckDBReadsUnsigned checks the type mapping docs/outputs.md and COLUMNS.md
 // promise for keys of 2^63 and above, with DuckDB alone.
 func TestDuckDBReadsUnsigned(t *testing.T) {
 	db := openDuckDB(t)
