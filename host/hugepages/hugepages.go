@@ -21,8 +21,8 @@
 // in the background, by as much as the timing of the collapses makes it:
 // Clobber 4x5's peak RSS was 0.63 to 1.55 GB over six runs with the
 // advice, 0.61 to 0.65 GB without, for the same CPU time; and where faults
-// are cheap (the machine of docs/performance.md's section on a resumed
-// run's times) the advice saved nothing.
+// are cheap (the machine of the section on a resumed run's times in
+// docs/history/performance-rounds.md) the advice saved nothing.
 //
 // Advise is narrower, and on unless EnvVar is "off": it advises the huge
 // pages inside one large buffer that is about to be filled from its start,
