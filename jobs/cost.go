@@ -50,26 +50,8 @@ func (c *Cost) CPU() time.Duration {
 // before the job's done-record is written.
 func (r Result) Produces() []string {
 	var blobs []Blob
-	switch {
-	case r.Tier != nil:
-		blobs = append(append(blobs, r.Tier.Next...), r.Tier.Pieces...)
-		if r.Tier.Table != nil {
-			blobs = append(blobs, *r.Tier.Table)
-		}
-		if r.Tier.Kept != nil {
-			blobs = append(blobs, *r.Tier.Kept)
-		}
-	case r.Piece != nil:
-		blobs = append(blobs, r.Piece.Classes...)
-		if r.Piece.Table != nil {
-			blobs = append(blobs, *r.Piece.Table)
-		}
-	case r.Compact != nil:
-		blobs = r.Compact.Outputs
-	case r.Value != nil:
-		blobs = []Blob{r.Value.Table}
-	case r.Solve != nil:
-		blobs = []Blob{r.Solve.Table}
+	if o := r.output(); o != nil {
+		blobs = o.produced()
 	}
 	var names []string
 	seen := map[string]bool{}

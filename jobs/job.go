@@ -15,10 +15,7 @@
 // twice gives the same outputs.
 package jobs
 
-import (
-	"errors"
-	"fmt"
-)
+import "errors"
 
 // ErrInvalid marks a job that can never succeed as specified.
 var ErrInvalid = errors.New("invalid job")
@@ -99,19 +96,8 @@ type Cost struct {
 
 // ID names a job within its run, e.g. "tier-0003-shard-00012".
 func (j Job) ID() string {
-	switch {
-	case j.Tier != nil:
-		return fmt.Sprintf("tier-%04d-shard-%05d", j.Tier.Tier, j.Tier.Shard)
-	case j.Piece != nil:
-		return fmt.Sprintf("piece-%05d", j.Piece.Bucket)
-	case j.Class != nil:
-		return fmt.Sprintf("class-%05d", j.Class.Bucket)
-	case j.Value != nil:
-		return fmt.Sprintf("value-%04d-shard-%05d", j.Value.Level, j.Value.Shard)
-	case j.Compact != nil:
-		return fmt.Sprintf("compact-%04d-bucket-%05d", j.Compact.Tier, j.Compact.Bucket)
-	case j.Solve != nil:
-		return fmt.Sprintf("solve-%04d-shard-%05d", j.Solve.Tier, j.Solve.Shard)
+	if t := j.task(); t != nil {
+		return t.id()
 	}
 	return "empty"
 }
@@ -120,19 +106,8 @@ func (j Job) ID() string {
 // accept, with tokens a wildcard can select: "tier.0003.00012",
 // "piece.00003", "class.00003", "compact.0003.00002".
 func (j Job) Key() string {
-	switch {
-	case j.Tier != nil:
-		return fmt.Sprintf("tier.%04d.%05d", j.Tier.Tier, j.Tier.Shard)
-	case j.Piece != nil:
-		return fmt.Sprintf("piece.%05d", j.Piece.Bucket)
-	case j.Class != nil:
-		return fmt.Sprintf("class.%05d", j.Class.Bucket)
-	case j.Value != nil:
-		return fmt.Sprintf("value.%04d.%05d", j.Value.Level, j.Value.Shard)
-	case j.Compact != nil:
-		return fmt.Sprintf("compact.%04d.%05d", j.Compact.Tier, j.Compact.Bucket)
-	case j.Solve != nil:
-		return fmt.Sprintf("solve.%04d.%05d", j.Solve.Tier, j.Solve.Shard)
+	if t := j.task(); t != nil {
+		return t.key()
 	}
 	return "empty"
 }
@@ -146,34 +121,16 @@ func (j Job) Key() string {
 // skips), it can be deleted. Value jobs read tables that later levels
 // read too: none.
 func (j Job) Consumes() []Blob {
-	switch {
-	case j.Tier != nil:
-		return j.Tier.Inputs
-	case j.Piece != nil:
-		return j.Piece.Inputs
-	case j.Class != nil:
-		return j.Class.Inputs
-	case j.Compact != nil:
-		return j.Compact.Inputs
+	if t := j.task(); t != nil {
+		return t.consumes()
 	}
 	return nil
 }
 
 // Spec returns the run spec of the job, or nil for an empty job.
 func (j Job) Spec() *Spec {
-	switch {
-	case j.Tier != nil:
-		return &j.Tier.Spec
-	case j.Piece != nil:
-		return &j.Piece.Spec
-	case j.Class != nil:
-		return &j.Class.Spec
-	case j.Value != nil:
-		return &j.Value.Spec
-	case j.Compact != nil:
-		return &j.Compact.Spec
-	case j.Solve != nil:
-		return &j.Solve.Spec
+	if t := j.task(); t != nil {
+		return t.spec()
 	}
 	return nil
 }

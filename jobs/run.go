@@ -34,26 +34,11 @@ func Run(ctx context.Context, st store.Store, j Job, opts Options) (Result, erro
 		// The shared table is only for the solve jobs of one tier.
 		opts.Tables.drop()
 	}
-	switch {
-	case j.Tier != nil:
-		res.Tier, err = runTier(ctx, st, j.Tier, opts)
-	case j.Piece != nil:
-		res.Piece, err = runPieces(ctx, st, j.Piece, opts)
-	case j.Class != nil:
-		drainTierBufs()
-		res.Class, err = runClasses(ctx, st, j.Class, opts)
-	case j.Compact != nil:
-		res.Compact, err = runCompact(ctx, st, j.Compact, opts)
-	case j.Solve != nil:
-		drainTierBufs()
-		drainPieceBufs()
-		res.Solve, err = runSolve(ctx, st, j.Solve, opts)
-	case j.Value != nil:
-		drainTierBufs()
-		drainPieceBufs()
-		res.Value, err = runValues(ctx, st, j.Value, opts)
-	default:
+	t := j.task()
+	if t == nil {
 		err = fmt.Errorf("%w: no job kind set", ErrInvalid)
+	} else {
+		err = t.run(ctx, st, opts, &res)
 	}
 	if err != nil {
 		return Result{}, fmt.Errorf("job %s: %w", j.ID(), err)

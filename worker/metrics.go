@@ -81,7 +81,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		m.NATSWaitSeconds.WithLabelValues(op)
 	}
 	// Make the job series exist from the start, so dashboards show zeros.
-	for _, kind := range []string{"tier", "compact", "piece", "class"} {
+	for _, kind := range jobs.Labels() {
 		m.JobDuration.WithLabelValues(kind)
 		for _, r := range []string{OutcomeDone, OutcomeRetry, OutcomeFailed, OutcomeHandBack, OutcomeSkipped} {
 			m.JobsFinished.WithLabelValues(kind, r)
@@ -90,31 +90,12 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-// JobKind is the kind label of a job.
-func JobKind(j jobs.Job) string {
-	switch {
-	case j.Tier != nil:
-		return "tier"
-	case j.Piece != nil:
-		return "piece"
-	case j.Class != nil:
-		return "class"
-	case j.Value != nil:
-		return "value"
-	case j.Compact != nil:
-		return "compact"
-	case j.Solve != nil:
-		return "solve"
-	}
-	return "unknown"
-}
-
 // JobStarted counts a job in flight.
 func (m *Metrics) JobStarted(j jobs.Job) { m.InFlight.Inc() }
 
 // JobFinished counts a job that left the worker.
 func (m *Metrics) JobFinished(j jobs.Job, res jobs.Result, outcome string, took time.Duration) {
-	kind := JobKind(j)
+	kind := j.Label()
 	m.JobsFinished.WithLabelValues(kind, outcome).Inc()
 	if outcome == OutcomeSkipped {
 		return
