@@ -1,18 +1,32 @@
-// Package jobs is the unit of work of a census: the job specs as they travel
-// between coordinator and workers, and the kernels that run them over a
-// store.
+// Package jobs is the unit of work of census: the job specs as they travel
+// between coordinator and workers (Job, one field set for each kind; the
+// kinds are listed once, in kinds.go), and what running each reads and
+// writes in the store. Every job is a pure function of its inputs and writes
+// its outputs atomically under names that depend only on the job
+// (blobnames.go), so running a job twice gives the same outputs.
 //
-// A run is a breadth-first search one tier at a time. A tier job (tier t,
-// shard s) merges its incoming sorted fragments into the unique positions
-// of (t, s), measures each position, and writes its successors as sorted
-// fragments bucketed by the shard of tier t+1 that owns them, and its piece
-// keys bucketed by reduce shard. Compactions, run beside a later tier, fold
-// the piece fragments of each reduce shard into one run of distinct records.
-// After the last tier, piece jobs deduplicate the piece keys of each reduce
-// shard and write the pieces table, and class jobs count the symmetric and
-// negation classes. Every job is a pure
-// function of its inputs and writes its outputs atomically, so running a job
-// twice gives the same outputs.
+// A census is a search one tier at a time. A tier job (tier t, shard s)
+// finds the unique positions of (t, s), measures each position through the
+// game's kernel (games.Kernel), and writes its piece keys bucketed by
+// reduce shard; how it finds its positions is the run's tier strategy:
+//   - forward: it merges its incoming sorted fragments and writes its
+//     successors as sorted fragments bucketed by the shard of tier t+1
+//     that owns them (tier.go);
+//   - backward, for a game with dense tiers (games.Dense): it tests every
+//     arrangement of its shard for a reachable predecessor among all of
+//     tier t-1's positions, and writes the positions it stored;
+//   - listed, for a game whose tiers can be listed outright (games.Listed):
+//     its shard is a part of the listing; it reads no inputs and writes no
+//     successors.
+//
+// Compaction jobs, run beside a later tier, fold the piece fragments of
+// each reduce shard into one run of distinct records (compact.go). After
+// the last tier, piece jobs deduplicate the piece keys of each reduce shard
+// and write the pieces table, and class jobs count the symmetric and
+// negation classes (reduce.go). On a finished run, value jobs value the
+// pieces one level (size) at a time (values.go), and solve jobs solve the
+// kept positions one tier at a time from the last, each writing the
+// tablebase shard of its positions (solve.go, keep.go).
 package jobs
 
 import "errors"

@@ -1,6 +1,15 @@
-// Command census enumerates every position of Clobber, Domineering or
-// Amazons reachable on a board, decomposes them into pieces and counts what
-// a solver would have to store at each level of identification.
+// Command census is the one binary of census. On a board of Clobber,
+// Domineering or Amazons it runs a census (census run: every reachable
+// position, its pieces, what a solver would store at each level), in one
+// process with an embedded NATS server or on a cluster (census coordinator,
+// census worker, census server, census status); on a finished run it values
+// the pieces (census values, census value), solves every position and keeps
+// a tablebase (census solve), answers one position from the tablebase
+// (census probe), serves the tablebase over HTTP and in the browser (census
+// serve), plays players against each other (census play), writes CGSuite
+// positions (census export) and an HTML report (census report). It also
+// takes Mū tōrere and rows of Kōnane (see census run --help). Bad input
+// exits with code 2 and one line naming the bad value.
 package main
 
 import (
