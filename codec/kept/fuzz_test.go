@@ -42,21 +42,7 @@ func FuzzRoundTrip(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, s uint8, tier uint32) {
 		h := Header{Game: "clobber", Rows: 4, Cols: 5, Tier: int(tier), Squeeze: uint(s % 33)}
 		keys := fuzzKeys(data, h.Squeeze)
-		var buf bytes.Buffer
-		w, err := NewWriter(&buf, h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range keys {
-			if err := w.Add(k); err != nil {
-				t.Fatal(err)
-			}
-		}
-		info, err := w.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := buf.Bytes()
+		out, info := write(t, h, keys)
 		if info.Size != int64(len(out)) || info.Count != uint64(len(keys)) || info.Sum != binary.LittleEndian.Uint32(out[len(out)-8:]) {
 			t.Fatalf("info %+v for %d bytes of %d keys", info, len(out), len(keys))
 		}
@@ -76,21 +62,9 @@ func FuzzRoundTrip(f *testing.F) {
 // that reads back as them (checkSound).
 func FuzzDecode(f *testing.F) {
 	for _, keys := range [][]uint64{nil, {1<<32 | 2, 2<<32 | 1}, fuzzKeys(bytes.Repeat([]byte{3, 2}, 200), 20)} {
-		var buf bytes.Buffer
-		w, err := NewWriter(&buf, Header{Game: "clobber", Rows: 4, Cols: 5, Tier: 3, Squeeze: 20})
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, k := range keys {
-			if err := w.Add(k); err != nil {
-				f.Fatal(err)
-			}
-		}
-		if _, err := w.Close(); err != nil {
-			f.Fatal(err)
-		}
-		f.Add(buf.Bytes(), false)
-		f.Add(buf.Bytes()[:buf.Len()-3], true)
+		data, _ := write(f, Header{Game: "clobber", Rows: 4, Cols: 5, Tier: 3, Squeeze: 20}, keys)
+		f.Add(data, false)
+		f.Add(data[:len(data)-3], true)
 	}
 	f.Add([]byte{}, false)
 	f.Add([]byte("CNSK\x01\x04\x02\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00KSNC"), true)

@@ -9,6 +9,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/census-cgt/census/codec/rice"
 )
 
 func ExampleWriter() {
@@ -53,7 +55,7 @@ func write(t testing.TB, h Header, keys []uint64) ([]byte, Info) {
 }
 
 // refBlob is the blob of keys built from the layout in doc.go, the gaps
-// written bit by bit.
+// coded by package rice.
 func refBlob(h Header, keys []uint64) []byte {
 	b := []byte("CNSK")
 	b = append(b, 1, byte(h.Squeeze), byte(h.Rows), byte(h.Cols), byte(len(h.Game)))
@@ -64,69 +66,20 @@ func refBlob(h Header, keys []uint64) []byte {
 		for _, k := range keys[lo:min(lo+128, len(keys))] {
 			codes = append(codes, k&(1<<32-1)|k>>32<<h.Squeeze)
 		}
+		k := rice.Parameter(codes)
+		var w rice.Writer
+		w.Gaps(codes, k)
+		w.Done()
 		b = binary.AppendUvarint(b, uint64(len(codes)))
 		b = binary.AppendUvarint(b, codes[0])
-		k := refParameter(codes)
 		b = append(b, byte(k))
-		var bits []byte
-		n := 0
-		bit := func(v uint64) {
-			if n%8 == 0 {
-				bits = append(bits, 0)
-			}
-			bits[n/8] |= byte(v&1) << (n % 8)
-			n++
-		}
-		for i := 1; i < len(codes); i++ {
-			g := codes[i] - codes[i-1] - 1
-			for q := g >> k; q > 0; q-- {
-				bit(1)
-			}
-			bit(0)
-			for j := range k {
-				bit(g >> j)
-			}
-		}
-		b = binary.AppendUvarint(b, uint64(len(bits)))
-		b = append(b, bits...)
+		b = binary.AppendUvarint(b, uint64(len(w.Bytes())))
+		b = append(b, w.Bytes()...)
 	}
 	b = append(b, 0)
 	b = binary.AppendUvarint(b, uint64(len(keys)))
 	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)))
 	return append(b, "KSNC"...)
-}
-
-// refParameter is the cheapest k of those the Rice coder tries, by
-// trying each.
-func refParameter(codes []uint64) uint {
-	if len(codes) < 2 {
-		return 0
-	}
-	var sum, most uint64
-	for i := 1; i < len(codes); i++ {
-		g := codes[i] - codes[i-1] - 1
-		sum += g
-		most = max(most, g)
-	}
-	bitLen := func(x uint64) int {
-		n := 0
-		for ; x > 0; x >>= 1 {
-			n++
-		}
-		return n
-	}
-	k0, kmin := bitLen(sum/uint64(len(codes)-1)), max(bitLen(most)-16, 0)
-	best, bestCost := uint(0), ^uint64(0)
-	for k := max(k0-2, kmin); k <= max(min(k0+1, 63), kmin); k++ {
-		var cost uint64
-		for i := 1; i < len(codes); i++ {
-			cost += (codes[i]-codes[i-1]-1)>>k + uint64(k) + 1
-		}
-		if cost < bestCost {
-			best, bestCost = uint(k), cost
-		}
-	}
-	return best
 }
 
 // randomKeys are n distinct keys of two planes of s bits each, sorted:
