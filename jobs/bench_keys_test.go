@@ -5,10 +5,12 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/census-cgt/census/codec/fragment"
 )
 
 // BenchmarkReadKeyBatches measures decoding and checking a fragment from
-// memory as the merges read one: by nextKeys, a batch of 1Ki keys at a
+// memory as the merges read one: by NextKeys, a batch of 1Ki keys at a
 // time.
 func BenchmarkReadKeyBatches(b *testing.B) {
 	for _, ks := range benchEncodeSets(b) {
@@ -21,12 +23,12 @@ func BenchmarkReadKeyBatches(b *testing.B) {
 			n := 0
 			for b.Loop() {
 				r.Reset(data)
-				fr, err := newFragReader("bench", r, KindPositions, Blob{})
+				fr, err := fragment.NewReader(r, KindPositions, fragment.Options{Name: "bench"})
 				if err != nil {
 					b.Fatal(err)
 				}
 				for {
-					m, err := fr.nextKeys(batch)
+					m, err := fr.NextKeys(batch)
 					if err != nil {
 						b.Fatal(err)
 					}

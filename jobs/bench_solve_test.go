@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/census-cgt/census/codec/kept"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/solve"
 	"github.com/census-cgt/census/tablebase"
@@ -128,7 +129,7 @@ func BenchmarkOutcomeLookup(b *testing.B) {
 	const positions, shards, tier = 64 << 20, 64, 3
 	keys := make([]uint64, positions)
 	for i := range keys {
-		keys[i] = codeKey(r.Uint64N(1<<(2*min(s, 31))), s)
+		keys[i] = kept.Key(r.Uint64N(1<<(2*min(s, 31))), s)
 	}
 	slices.Sort(keys)
 	keys = slices.Compact(keys)

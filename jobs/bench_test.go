@@ -18,6 +18,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/census-cgt/census/codec/fragment"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/games/all"
 )
@@ -316,11 +317,11 @@ func BenchmarkMergeFragments(b *testing.B) {
 			for b.Loop() {
 				srcs := make([]func() (uint64, bool, error), len(frags))
 				for i, f := range frags {
-					fr, err := newFragReader("bench", bytes.NewReader(f), KindPositions, Blob{})
+					fr, err := fragment.NewReader(bytes.NewReader(f), KindPositions, fragment.Options{Name: "bench"})
 					if err != nil {
 						b.Fatal(err)
 					}
-					srcs[i] = fr.nextKey
+					srcs[i] = fr.NextKey
 				}
 				err := mergeSorted(srcs, cmpKeys, func(k uint64) error { sink ^= k; total++; return nil })
 				if err != nil {
@@ -397,12 +398,12 @@ func BenchmarkReadKeys(b *testing.B) {
 			n := 0
 			for b.Loop() {
 				r.Reset(data)
-				fr, err := newFragReader("bench", r, KindPositions, Blob{})
+				fr, err := fragment.NewReader(r, KindPositions, fragment.Options{Name: "bench"})
 				if err != nil {
 					b.Fatal(err)
 				}
 				for {
-					k, ok, err := fr.nextKey()
+					k, ok, err := fr.NextKey()
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"io"
 
+	"github.com/census-cgt/census/codec/fragment"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/store"
 )
@@ -58,12 +59,12 @@ func putClasses(ctx context.Context, st store.Store, name string, h Header, recs
 
 // openFragment opens a blob as a fragment of kind want for game g and
 // checks its header against the blob and the game.
-func openFragment(ctx context.Context, st store.Store, b Blob, want Kind, g games.Game) (*fragReader, io.Closer, error) {
+func openFragment(ctx context.Context, st store.Store, b Blob, want Kind, g games.Game) (*fragment.Reader, io.Closer, error) {
 	return openFragmentSize(ctx, st, b, want, g, 1<<16)
 }
 
 // openFragmentSize is openFragment with a read buffer of bufSize bytes.
-func openFragmentSize(ctx context.Context, st store.Store, b Blob, want Kind, g games.Game, bufSize int) (*fragReader, io.Closer, error) {
+func openFragmentSize(ctx context.Context, st store.Store, b Blob, want Kind, g games.Game, bufSize int) (*fragment.Reader, io.Closer, error) {
 	var rc io.ReadCloser
 	var err error
 	if b.Size > 0 {
@@ -74,7 +75,7 @@ func openFragmentSize(ctx context.Context, st store.Store, b Blob, want Kind, g 
 	if err != nil {
 		return nil, nil, err
 	}
-	fr, err := newFragReaderSize(b.Name, rc, want, b, bufSize)
+	fr, err := fragment.NewReader(rc, want, fragment.Options{Name: b.Name, Size: b.Size, Sum: b.Sum, BufSize: bufSize})
 	if err != nil {
 		rc.Close()
 		return nil, nil, err
@@ -82,11 +83,11 @@ func openFragmentSize(ctx context.Context, st store.Store, b Blob, want Kind, g 
 	bd := g.Board()
 	if fr.Game != g.Name() || fr.Rows != bd.Rows || fr.Cols != bd.Cols {
 		rc.Close()
-		return nil, nil, fr.corrupt(fmt.Sprintf("holds %s %dx%d, the job is %s %s", fr.Game, fr.Rows, fr.Cols, g.Name(), bd))
+		return nil, nil, fmt.Errorf("fragment %s: %w: holds %s %dx%d, the job is %s %s", b.Name, ErrCorrupt, fr.Game, fr.Rows, fr.Cols, g.Name(), bd)
 	}
 	if fr.Count != b.Count {
 		rc.Close()
-		return nil, nil, fr.corrupt(fmt.Sprintf("holds %d records, the job expects %d", fr.Count, b.Count))
+		return nil, nil, fmt.Errorf("fragment %s: %w: holds %d records, the job expects %d", b.Name, ErrCorrupt, fr.Count, b.Count)
 	}
 	return fr, rc, nil
 }
@@ -126,3 +127,5 @@ func (b *blobWriter) commit() (Blob, error) {
 func (b *blobWriter) abort() { b.w.Abort() }
 
 var _ io.Writer = (*blobWriter)(nil)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)

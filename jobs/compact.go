@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/census-cgt/census/codec/fragment"
 	"github.com/census-cgt/census/store"
 )
 
@@ -95,11 +96,11 @@ func compactHolding(ctx context.Context, st store.Store, j *CompactJob, opts Opt
 	// merge merges the inputs of kind k and writes the distinct records to
 	// fw, unless hold is set and has run out of room; it returns how many
 	// there are.
-	merge := func(k Kind, fw *fragWriter, hold *payload) (n uint64, err error) {
+	merge := func(k Kind, fw *fragment.Writer, hold *payload) (n uint64, err error) {
 		if k == KindPieces {
 			err = mergePieces(ctx, st, j.Inputs, g, reads, func(r PieceRecord) error {
 				if hold == nil || hold.room() {
-					fw.pieceRecord(r)
+					fw.Piece(r)
 				}
 				n++
 				return nil
@@ -108,7 +109,7 @@ func compactHolding(ctx context.Context, st store.Store, j *CompactJob, opts Opt
 		}
 		err = mergeUnique(ctx, st, j.Inputs, k, g, reads, func(key uint64) error {
 			if hold == nil || hold.room() {
-				fw.key(key)
+				fw.Key(key)
 			}
 			n++
 			return nil
@@ -119,12 +120,12 @@ func compactHolding(ctx context.Context, st store.Store, j *CompactJob, opts Opt
 	defer out.drop()
 	for _, k := range []Kind{KindDeadFree, KindInPlace, KindPieces} {
 		out.reset()
-		pw := newPayloadWriter(out)
+		pw := fragment.NewPayloadWriter(out)
 		n, err := merge(k, pw, out)
 		if err == nil {
-			err = pw.flush()
+			err = pw.Flush()
 		}
-		pw.release()
+		pw.Release()
 		if err != nil {
 			return nil, err
 		}
@@ -133,10 +134,10 @@ func compactHolding(ctx context.Context, st store.Store, j *CompactJob, opts Opt
 		}
 		h := j.header(g, k, j.Tier)
 		h.Count = n
-		err = add(writeFragmentErr(bw, h, func(fw *fragWriter) error {
+		err = add(writeFragment(bw, h, func(fw *fragment.Writer) error {
 			if out.room() {
 				for _, c := range out.chunks {
-					fw.raw(c)
+					fw.Raw(c)
 				}
 				return nil
 			}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/census-cgt/census/codec/fragment"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/games/all"
 	"github.com/census-cgt/census/store"
@@ -40,41 +41,15 @@ func headerFor(g games.Game, k Kind, tier int) Header {
 	return Header{Kind: k, Game: g.Name(), Rows: b.Rows, Cols: b.Cols, Tier: tier}
 }
 
-// readAll reads every record of a fragment. It returns the records read
-// before the first error, and the error.
-func readAll[T any](fr *fragReader, next func(*fragReader) (T, bool, error)) ([]T, error) {
-	var out []T
-	for {
-		v, ok, err := next(fr)
-		if err != nil {
-			return out, err
-		}
-		if !ok {
-			return out, nil
-		}
-		out = append(out, v)
-	}
-}
-
 // readBlob opens b through openFragment, as the kernels do, and reads it
 // to the end.
-func readBlob[T any](st store.Store, b Blob, k Kind, g games.Game, next func(*fragReader) (T, bool, error)) ([]T, error) {
+func readBlob[T any](st store.Store, b Blob, k Kind, g games.Game, next func(*fragment.Reader) (T, bool, error)) ([]T, error) {
 	fr, c, err := openFragment(context.Background(), st, b, k, g)
 	if err != nil {
 		return nil, err
 	}
 	defer c.Close()
-	return readAll(fr, next)
-}
-
-// readBytes decodes a fragment from memory with no expectations from a
-// job message: only the fragment's own checks apply.
-func readBytes[T any](data []byte, k Kind, next func(*fragReader) (T, bool, error)) ([]T, error) {
-	fr, err := newFragReader("mem", bytes.NewReader(data), k, Blob{})
-	if err != nil {
-		return nil, err
-	}
-	return readAll(fr, next)
+	return fragment.ReadAll(fr, next)
 }
 
 func blobBytes(t testing.TB, st *store.Dir, name string) []byte {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/census-cgt/census/codec/fragment"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/host/hugepages"
 	"github.com/census-cgt/census/store"
@@ -34,15 +35,15 @@ type orbitRow struct {
 }
 
 // row is the full row of im.
-func (s *imageSet) row(im image) pieceRow {
+func (s *imageSet) row(im image) fragment.PieceRow {
 	o := &s.orbits[im.orbit]
 	c := o.Plain
 	if im.negates {
 		c = o.Negated
 	}
-	return pieceRow{
-		PieceRecord: PieceRecord{Key: im.Key, Positions: o.Positions, FirstTier: o.FirstTier},
-		Sym:         c.Sym, Neg: c.Neg, SelfNegative: c.SelfNegative,
+	return fragment.PieceRow{
+		Piece: PieceRecord{Key: im.Key, Positions: o.Positions, FirstTier: o.FirstTier},
+		Sym:   c.Sym, Neg: c.Neg, SelfNegative: c.SelfNegative,
 	}
 }
 
@@ -107,8 +108,8 @@ func (s *imageSet) spill() error {
 	blob, err := putFragment(s.ctx, s.st, pieceImagesBlob(s.run, s.bucket, len(s.runs)), s.header, sortImages(s.imgs),
 		func(w io.Writer, h Header, imgs []image) (Blob, error) {
 			h.Count = uint64(len(imgs))
-			return writeFragment(w, h, func(fw *fragWriter) {
-				s.rows(imgs, func(r pieceRow) error { fw.pieceRow(r); return nil })
+			return writeFragment(w, h, func(fw *fragment.Writer) error {
+				return s.rows(imgs, func(r fragment.PieceRow) error { fw.PieceRow(r); return nil })
 			})
 		})
 	if err != nil {
@@ -120,7 +121,7 @@ func (s *imageSet) spill() error {
 }
 
 // each calls write with every piece gathered, in key order.
-func (s *imageSet) each(g games.Game, reads int64, write func(pieceRow) error) error {
+func (s *imageSet) each(g games.Game, reads int64, write func(fragment.PieceRow) error) error {
 	if len(s.runs) == 0 {
 		return s.rows(sortImages(s.imgs), write)
 	}
@@ -129,12 +130,12 @@ func (s *imageSet) each(g games.Game, reads int64, write func(pieceRow) error) e
 			return err
 		}
 	}
-	srcs, closeAll, err := sources(s.ctx, s.st, s.runs, KindPieceRows, g, reads, (*fragReader).nextPieceRow)
+	srcs, closeAll, err := sources(s.ctx, s.st, s.runs, KindPieceRows, g, reads, (*fragment.Reader).NextPieceRow)
 	if err != nil {
 		return err
 	}
 	defer closeAll()
-	return mergeSorted(srcs, func(a, b pieceRow) int { return comparePieceKeys(a.Key, b.Key) }, write)
+	return mergeSorted(srcs, func(a, b fragment.PieceRow) int { return comparePieceKeys(a.Key, b.Key) }, write)
 }
 
 // rowBatch is how many rows rows gathers before it writes them: some
@@ -146,8 +147,8 @@ const rowBatch = 256
 // orbit is mostly a cache miss: the rows are gathered a batch at a time,
 // in a loop of nothing but the loads, which the processor overlaps, and
 // then written.
-func (s *imageSet) rows(imgs []image, write func(pieceRow) error) error {
-	var batch [rowBatch]pieceRow
+func (s *imageSet) rows(imgs []image, write func(fragment.PieceRow) error) error {
+	var batch [rowBatch]fragment.PieceRow
 	for len(imgs) > 0 {
 		n := min(len(imgs), rowBatch)
 		for i, im := range imgs[:n] {

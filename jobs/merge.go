@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/census-cgt/census/codec/fragment"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/store"
 )
@@ -69,7 +70,7 @@ func mergeSorted[T any](sources []func() (T, bool, error), cmp func(a, b T) int,
 // sources opens the blobs of kind k as sorted sources for mergeSorted. The
 // returned closer closes them all. Their read buffers share reads bytes
 // (at most 64 KiB each, at least 4 KiB).
-func sources[T any](ctx context.Context, st store.Store, blobs []Blob, k Kind, g games.Game, reads int64, next func(*fragReader) (T, bool, error)) ([]func() (T, bool, error), func(), error) {
+func sources[T any](ctx context.Context, st store.Store, blobs []Blob, k Kind, g games.Game, reads int64, next func(*fragment.Reader) (T, bool, error)) ([]func() (T, bool, error), func(), error) {
 	n := 0
 	for _, b := range blobs {
 		if b.Kind == k {
@@ -128,7 +129,7 @@ type keyMerge struct {
 // keySource is one fragment of a keyMerge and the keys decoded from it
 // and not yet taken.
 type keySource struct {
-	fr   *fragReader
+	fr   *fragment.Reader
 	c    io.Closer
 	keys []uint64
 	i, n int
@@ -136,7 +137,7 @@ type keySource struct {
 
 // fill decodes the next batch of keys; ok is false at the fragment's end.
 func (s *keySource) fill() (ok bool, err error) {
-	s.n, err = s.fr.nextKeys(s.keys)
+	s.n, err = s.fr.NextKeys(s.keys)
 	s.i = 0
 	return s.n > 0, err
 }
@@ -279,7 +280,7 @@ func verify(ctx context.Context, st store.Store, blobs []Blob, k Kind, g games.G
 			return err
 		}
 		for {
-			_, ok, err := fr.nextKey()
+			_, ok, err := fr.NextKey()
 			if err != nil {
 				c.Close()
 				return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/census-cgt/census/codec/fragment"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/store"
@@ -69,7 +70,7 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 		return nil, err
 	}
 	rows := newPieceRows(g, table.pw, res)
-	write := func(r pieceRow) error {
+	write := func(r fragment.PieceRow) error {
 		if err := rows.write(r); err != nil {
 			return err
 		}
@@ -136,7 +137,7 @@ func gatherOrbits(ctx context.Context, st store.Store, j *PieceJob, g games.Game
 // piece, in key order, with the positions of its records added up and the
 // least of their first tiers.
 func mergePieces(ctx context.Context, st store.Store, blobs []Blob, g games.Game, reads int64, emit func(PieceRecord) error) error {
-	srcs, closeAll, err := sources(ctx, st, blobs, KindPieces, g, reads, (*fragReader).nextPiece)
+	srcs, closeAll, err := sources(ctx, st, blobs, KindPieces, g, reads, (*fragment.Reader).NextPiece)
 	if err != nil {
 		return err
 	}
@@ -210,7 +211,7 @@ func newPieceRows(g games.Game, pw *schema.UnvaluedPieceWriter, res *PieceResult
 }
 
 // write writes the row of one translated piece.
-func (t *pieceRows) write(r pieceRow) error {
+func (t *pieceRows) write(r fragment.PieceRow) error {
 	k, g := r.Key, t.g
 	t.res.Translated++
 	size := g.Size(k)
@@ -269,12 +270,12 @@ func runClasses(ctx context.Context, st store.Store, j *ClassJob, opts Options) 
 		}
 	}
 	reads := classBudget().ReadBuffers.of(j.budget())
-	srcs, closeAll, err := sources(ctx, st, j.Inputs, KindClasses, g, reads, (*fragReader).nextClass)
+	srcs, closeAll, err := sources(ctx, st, j.Inputs, KindClasses, g, reads, (*fragment.Reader).NextClass)
 	if err != nil {
 		return nil, err
 	}
 	defer closeAll()
-	pairs, closePairs, err := sources(ctx, st, j.Inputs, kindClassPairs, g, reads, (*fragReader).nextClassPair)
+	pairs, closePairs, err := sources(ctx, st, j.Inputs, kindClassPairs, g, reads, (*fragment.Reader).NextClassPair)
 	if err != nil {
 		return nil, err
 	}

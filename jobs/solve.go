@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/census-cgt/census/codec/kept"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/host/hugepages"
 	"github.com/census-cgt/census/solve"
@@ -182,20 +183,20 @@ func pairBlobs(kept, tables []Blob, shards int) error {
 	return nil
 }
 
-func readOutcomeTable(ctx context.Context, st store.Store, g games.Game, group games.Group, tier, shards int, kept, tables []Blob) (*OutcomeTable, error) {
+func readOutcomeTable(ctx context.Context, st store.Store, g games.Game, group games.Group, tier, shards int, keptBlobs, tables []Blob) (*OutcomeTable, error) {
 	t := &OutcomeTable{shards: shards, group: group, sh: make([]outcomeShard, shards)}
 	for i, tb := range tables {
 		sh, err := readTable(ctx, st, tb, g, tier)
 		if err != nil {
 			return nil, err
 		}
-		if n := sh.Len(); n != kept[i].Count {
-			return nil, fmt.Errorf("tablebase shard %s: %w: %d positions, %d kept", tb.Name, ErrCorrupt, n, kept[i].Count)
+		if n := sh.Len(); n != keptBlobs[i].Count {
+			return nil, fmt.Errorf("tablebase shard %s: %w: %d positions, %d kept", tb.Name, ErrCorrupt, n, keptBlobs[i].Count)
 		}
 		b := newShardBuilder(int(sh.Len()))
 		s := squeeze(g)
 		err = sh.All(func(code uint64, r solve.Record) bool {
-			b.add(codeKey(code, s), r)
+			b.add(kept.Key(code, s), r)
 			return true
 		})
 		if err != nil {
@@ -510,10 +511,10 @@ func solvePasses(kept []Blob, budget int64) [][]int {
 // TableCode is the code under which a tablebase shard whose header's
 // Coding is coding stores the position key: the key squeezed as a kept
 // blob squeezes it.
-func TableCode(key uint64, coding uint8) uint64 { return keyCode(key, uint(coding)) }
+func TableCode(key uint64, coding uint8) uint64 { return kept.Code(key, uint(coding)) }
 
 // TableKey is the position key whose code TableCode gives.
-func TableKey(code uint64, coding uint8) uint64 { return codeKey(code, uint(coding)) }
+func TableKey(code uint64, coding uint8) uint64 { return kept.Key(code, uint(coding)) }
 
 // putTable writes the tablebase shard of positions, sorted and unique,
 // and their records to the store as name. It turns positions into their
@@ -521,7 +522,7 @@ func TableKey(code uint64, coding uint8) uint64 { return codeKey(code, uint(codi
 func putTable(ctx context.Context, st store.Store, name string, h tablebase.Header, positions []uint64, recs []solve.Record) (Blob, error) {
 	codes := positions
 	for i, pos := range positions {
-		codes[i] = keyCode(pos, uint(h.Coding))
+		codes[i] = kept.Code(pos, uint(h.Coding))
 	}
 	w, err := st.Create(ctx, name)
 	if err != nil {

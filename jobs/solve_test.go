@@ -10,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/census-cgt/census/codec/kept"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/internal/refsolve"
 	"github.com/census-cgt/census/solve"
@@ -40,7 +41,7 @@ func TestKeptRoundTrip(t *testing.T) {
 		codes = slices.Compact(codes)
 		keys := make([]uint64, len(codes))
 		for i, c := range codes {
-			keys[i] = codeKey(c, s)
+			keys[i] = kept.Key(c, s)
 		}
 		b := keepKeys(t, st, "k", g, 3, 0, keys)
 		got, err := readKept(ctx, st, b, g, 3)
@@ -171,7 +172,7 @@ func keepAndSolveWith(t *testing.T, st store.Store, spec Spec, shards int, opts 
 			var tkeys []uint64
 			var recs []solve.Record
 			err = sh.All(func(code uint64, r solve.Record) bool {
-				tkeys, recs = append(tkeys, codeKey(code, squeeze(g))), append(recs, r)
+				tkeys, recs = append(tkeys, TableKey(code, uint8(squeeze(g)))), append(recs, r)
 				return true
 			})
 			if err != nil {

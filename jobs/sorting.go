@@ -502,7 +502,7 @@ func compareClasses(a, b ClassRecord) int {
 	if c := comparePieceKeys(a.Neg, b.Neg); c != 0 {
 		return c
 	}
-	return cmp.Compare(boolVarint(a.Other), boolVarint(b.Other))
+	return cmp.Compare(boolWord(a.Other), boolWord(b.Other))
 }
 
 // classWord is word i of the sort key of a class record: its negation
@@ -514,7 +514,15 @@ func classWord(r *ClassRecord, i int) uint64 {
 	case 1:
 		return r.Neg.Lo
 	}
-	return boolVarint(r.Other)
+	return boolWord(r.Other)
+}
+
+// boolWord is b as a word of a sort key: 1 for true, 0 for false.
+func boolWord(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // sortClasses sorts class records by negation class, then symmetric class,

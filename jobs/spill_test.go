@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/census-cgt/census/codec/fragment"
 )
 
 // TestSpiller adds keys to random buckets and checks that each spill is one
@@ -91,7 +93,7 @@ func TestSpiller(t *testing.T) {
 						t.Errorf("fragment %+v, want %s bucket %d at offset %d", bl, name, b, offset)
 					}
 					offset += bl.Size
-					got, err := readBlob(st, bl, KindPositions, g, (*fragReader).nextKey)
+					got, err := readBlob(st, bl, KindPositions, g, (*fragment.Reader).NextKey)
 					if err != nil {
 						t.Fatalf("part %d bucket %d: %v", part, b, err)
 					}

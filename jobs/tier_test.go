@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/census-cgt/census/codec/fragment"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/store"
 )
@@ -90,7 +91,7 @@ func readKeysOf(t *testing.T, st store.Store, g games.Game, blobs []Blob, k Kind
 		if b.Kind != k {
 			continue
 		}
-		keys, err := readBlob(st, b, k, g, (*fragReader).nextKey)
+		keys, err := readBlob(st, b, k, g, (*fragment.Reader).NextKey)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every fuzz target of census for a while each: the board and start
-# diagram parsers, game construction, the fragment decoder, job-message
+# diagram parsers, game construction, the codecs (fragments, kept
+# positions, the Rice coder: round trips and decoding), job-message
 # decoding and the tablebase format. A crasher is written by go test under the package's
 # testdata/fuzz/FuzzX/ and fails the script; commit it as a regression seed
 # once fixed.
@@ -14,7 +15,12 @@ targets=(
 	"./games FuzzParseBoard"
 	"./games FuzzParseDiagram"
 	"./games FuzzNew"
-	"./jobs FuzzFragmentDecode"
+	"./codec/fragment FuzzRoundTrip"
+	"./codec/fragment FuzzDecode"
+	"./codec/kept FuzzRoundTrip"
+	"./codec/kept FuzzDecode"
+	"./codec/rice FuzzRoundTrip"
+	"./codec/rice FuzzDecode"
 	"./jobs FuzzJobDecode"
 	"./cgt FuzzParse"
 	"./tablebase FuzzRoundTrip"

@@ -19,19 +19,19 @@
 // decodable alone: the block's first code is in the index, and the block
 // holds two bit streams, its keys then its records. The keys are the gaps
 // between successive codes, less one, Rice coded with the parameter k that
-// makes the block's keys shortest (as jobs/keep.go codes kept positions):
-// a gap g takes g>>k one-bits, a zero-bit and the k low bits of g, some
-// log2(mean gap) + 1.5 bits for codes spread about evenly. The records are
-// coded by one canonical Huffman code per file whose symbols are (Left,
-// Right) pairs, built from the file's pair frequencies, codes at most 12
-// bits long; its table is in the header. Rare pairs do not each get a
-// code: a table entry costs 3 bytes and takes at least 2^-12 of the code
-// space, which a long tail of rare pairs would take from the frequent
+// makes the block's keys shortest (codec/rice, the coder of kept positions
+// too): a gap g takes g>>k one-bits, a zero-bit and the k low bits of g,
+// some log2(mean gap) + 1.5 bits for codes spread about evenly. The
+// records are coded by one canonical Huffman code per file whose symbols
+// are (Left, Right) pairs, built from the file's pair frequencies, codes
+// at most 12 bits long; its table is in the header. Rare pairs do not each
+// get a code: a table entry costs 3 bytes and takes at least 2^-12 of the
+// code space, which a long tail of rare pairs would take from the frequent
 // ones. Write gives codes to the m most frequent pairs, or to m-1 of them
 // and an escape, for the m (of some 34 tried) that makes the file
-// shortest; an escaped pair follows the escape's code in 14 raw bits.
-// A file whose records are all one pair has a table of one entry with a
-// code of length 0, and its records take no bits at all.
+// shortest; an escaped pair follows the escape's code in 14 raw bits. A
+// file whose records are all one pair has a table of one entry with a code
+// of length 0, and its records take no bits at all.
 //
 // Bit streams are packed least significant bit first: bit i of a stream
 // is bit i%8 of its byte i/8. A Huffman code is written first bit first,

@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"math/bits"
 
+	"github.com/census-cgt/census/codec/rice"
 	"github.com/census-cgt/census/solve"
 )
 
@@ -258,14 +259,17 @@ func load(b []byte, pos uint) uint64 {
 }
 
 // longGap decodes the gap at pos of b, one longer than fastGap bits or
-// bad, and returns the next code and the position after the gap.
+// bad, and returns the next code and the position after the gap: end, a
+// multiple of 8, is where the keys' stream ends. The decoding loops'
+// fast path decodes the same Rice code (codec/rice) from whole words.
 func longGap(b []byte, pos, end, k uint, c uint64) (uint64, uint, bool) {
-	r := bitReader{b: b, pos: pos, end: end}
-	g, ok := r.gap(k)
+	r := rice.NewReader(b[:end/8])
+	r.Seek(pos)
+	g, ok := r.Gap(k)
 	if !ok || c+g+1 <= c {
 		return 0, 0, false
 	}
-	return c + g + 1, r.pos, true
+	return c + g + 1, r.Pos(), true
 }
 
 // Lookup returns the record of code and whether the file holds code. It

@@ -8,8 +8,8 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"math/bits"
 
+	"github.com/census-cgt/census/codec/rice"
 	"github.com/census-cgt/census/solve"
 )
 
@@ -159,35 +159,32 @@ func (t *tableWriter) write(h Header, codes []uint64, recs []solve.Record, block
 	firsts := make([]byte, 0, 8*nb)
 	offs := make([]byte, 0, 8*nb)
 	sums := make([]byte, 0, 4*nb)
-	var kw, rw bitWriter
+	var kw, rw rice.Writer
 	var blk []byte
 	for lo := 0; lo < len(codes); lo += block {
 		hi := min(lo+block, len(codes))
 		c, r := codes[lo:hi], recs[lo:hi]
-		k := riceParameter(c)
-		kw.out, rw.out = kw.out[:0], rw.out[:0]
+		k := rice.Parameter(c)
+		kw.Reset()
+		rw.Reset()
+		kw.Gaps(c, k)
+		sz.keyBits += kw.Len()
 		for i := range c {
-			if i > 0 {
-				g := c[i] - c[i-1] - 1
-				kw.unary(g >> k)
-				kw.bits(g&(1<<k-1), k)
-				sz.keyBits += g>>k + 1 + uint64(k)
-			}
 			pc := pcodes[pairIndex(r[i].Left, r[i].Right)]
 			if pc.n == 0 && len(syms) > 1 {
-				rw.bits(uint64(esc.bits), uint(esc.n))
-				rw.bits(uint64(r[i].Left)|uint64(r[i].Right)<<7, escBits)
+				rw.Bits(uint64(esc.bits), uint(esc.n))
+				rw.Bits(uint64(r[i].Left)|uint64(r[i].Right)<<7, escBits)
 				sz.recordBits += uint64(esc.n) + escBits
 			} else {
-				rw.bits(uint64(pc.bits), uint(pc.n))
+				rw.Bits(uint64(pc.bits), uint(pc.n))
 				sz.recordBits += uint64(pc.n)
 			}
 		}
-		kw.done()
-		rw.done()
+		kw.Done()
+		rw.Done()
 		blk = append(blk[:0], byte(k))
-		blk = binary.AppendUvarint(blk, uint64(len(kw.out)))
-		blk = append(append(blk, kw.out...), rw.out...)
+		blk = binary.AppendUvarint(blk, uint64(len(kw.Bytes())))
+		blk = append(append(blk, kw.Bytes()...), rw.Bytes()...)
 		firsts = binary.LittleEndian.AppendUint64(firsts, c[0])
 		offs = binary.LittleEndian.AppendUint64(offs, uint64(t.size))
 		sums = binary.LittleEndian.AppendUint32(sums, crc32.Checksum(blk, castagnoli))
@@ -228,34 +225,4 @@ func appendHeader(dst []byte, h Header, block, count int, syms []symbol) []byte 
 		dst = append(dst, s.left, s.right, s.len)
 	}
 	return dst
-}
-
-// riceParameter is the k that codes the gaps less one between codes in
-// the fewest bits: a gap g takes g>>k one-bits, a zero and the k low bits
-// of g, so the cost of k is sum(g>>k) + n*(k+1), least near log2 of the
-// mean gap. No k below kmin is tried: it would spend more than 2^16
-// one-bits on the largest gap (and could overflow the cost).
-func riceParameter(codes []uint64) uint {
-	n := uint64(len(codes) - 1)
-	if n == 0 {
-		return 0
-	}
-	var sum, most uint64
-	for i := 1; i < len(codes); i++ {
-		g := codes[i] - codes[i-1] - 1
-		sum += g
-		most = max(most, g)
-	}
-	best, bestCost := uint(0), ^uint64(0)
-	k0, kmin := bits.Len64(sum/n), max(bits.Len64(most)-16, 0)
-	for k := max(k0-2, kmin); k <= max(min(k0+1, 63), kmin); k++ {
-		var cost uint64
-		for i := 1; i < len(codes); i++ {
-			cost += (codes[i] - codes[i-1] - 1) >> k
-		}
-		if cost += n * uint64(k+1); cost < bestCost {
-			best, bestCost = uint(k), cost
-		}
-	}
-	return best
 }

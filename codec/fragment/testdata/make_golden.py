@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Writes the golden fragments of fragment_test.go from the format that the
-comment at the top of jobs/fragment.go documents, without the Go code:
+"""Writes the golden fragments of fragment_test.go from the format that
+codec/fragment/doc.go documents, without the Go code:
 
     header  "CNSF" version:u8 kind:u8 rows:u8 cols:u8 game:u8+bytes tier:u32 count:u64
     payload count records of uvarints
     trailer crc32c(header+payload):u32 "FSNC"
 
-Integers in the header and trailer are little-endian. Run from jobs/testdata.
+Integers in the header and trailer are little-endian. Run from
+codec/fragment/testdata.
 """
 import struct
 
@@ -64,6 +65,11 @@ CLASS_PAIRS = [(0x102, 2 | 1 << 32, 0x102, 2 | 1 << 32, 1), (0x102, 3, 0x102, 3,
 # Classes: (neg hi, neg lo, flags), flags 1 self-negative, 2 the other
 # symmetric class of the negation class. The same classes as CLASS_PAIRS.
 CLASSES = [(0x102, 2 | 1 << 32, 1), (0x102, 3, 0), (0x102, 3, 2), (0x202, 7, 3)]
+# Piece rows: a piece (hi, lo, positions, first tier), then its symmetric
+# and negation classes (hi, lo each) and whether it is self-negative.
+PIECE_ROWS = [(0x102, 2 | 1 << 32, 1, 3, 0x102, 2 | 1 << 32, 0x102, 2 | 1 << 32, 1),
+              (0x102, 3 << 32, 7, 0, 0x102, 3, 0x102, 3, 0),
+              (0x202, M - 1, 1 << 40, 2, 0x203, 7, 0x202, 7, 0)]
 
 
 def main():
@@ -87,6 +93,13 @@ def main():
         prev = (nh, nl)
     with open("golden-classes.frag", "wb") as f:
         f.write(fragment(7, "clobber", 2, 2, 0, len(CLASSES), payload))
+    payload, prev = b"", (0, 0)
+    for hi, lo, n, first, sh, sl, nh, nl, s in PIECE_ROWS:
+        payload += piece_key(prev, (hi, lo)) + uvarint(n) + uvarint(first)
+        payload += uvarint(sh) + uvarint(sl) + uvarint(nh) + uvarint(nl) + uvarint(s)
+        prev = (hi, lo)
+    with open("golden-piecerows.frag", "wb") as f:
+        f.write(fragment(6, "clobber", 2, 2, 0, len(PIECE_ROWS), payload))
 
 
 main()
