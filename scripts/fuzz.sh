@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs every fuzz target of census for a while each: the board and start
 # diagram parsers, game construction, the fragment decoder, job-message
-# decoding and the tablebase format. A crasher is written by go test under the package's
-# testdata/fuzz/FuzzX/ and fails the script; commit it as a regression seed
-# once fixed.
+# decoding, the tablebase format and the Parquet page writer. A crasher is
+# written by go test under the package's testdata/fuzz/FuzzX/ and fails the
+# script; commit it as a regression seed once fixed.
 #
 #   scripts/fuzz.sh            each target for FUZZTIME (default 10s)
 #   FUZZTIME=5m scripts/fuzz.sh
@@ -19,6 +19,7 @@ targets=(
 	"./cgt FuzzParse"
 	"./tablebase FuzzRoundTrip"
 	"./tablebase FuzzDecode"
+	"./codec/parquetpages FuzzRoundTrip"
 )
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
