@@ -15,6 +15,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/parquet"
+
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/games/all"
 )
@@ -154,7 +156,7 @@ type rowWriter interface {
 // CGSuite strings of up to 100k realistic rows, as the data pages of
 // DELTA_LENGTH_BYTE_ARRAY hold them (the strings end to end; their
 // lengths, bit-packed, are a few bits a row), compressed a page of
-// pageBytes at a time at the writers' level. ns/row is the time a row
+// arrow-go's default data page size at a time at the writers' level. ns/row is the time a row
 // (both strings), MB/s the bytes compressed a second, ratio what the
 // pages shrink by. However fast the rest of a piece job gets, its rows
 // cost at least this.
@@ -172,8 +174,8 @@ func BenchmarkPieceStringsZstd(b *testing.B) {
 			for b.Loop() {
 				for _, col := range [][]byte{pictures, strs} {
 					for p := col; len(p) > 0; {
-						n := min(len(p), pageBytes)
-						dst = zstdAppend(dst[:0], p[:n])
+						n := min(len(p), int(parquet.DefaultDataPageSize))
+						dst = registeredZstd.EncodeLevel(dst, p[:n], zstdLevel)
 						in, out = in+int64(n), out+int64(len(dst))
 						p = p[n:]
 					}

@@ -23,8 +23,9 @@ type zstdCodec struct {
 	free map[zstd.EncoderLevel][]*zstd.Encoder
 }
 
-// registeredZstd is the codec registered for zstd, which the pieces
-// writers also call directly.
+// registeredZstd is the codec registered for zstd: arrow-go's writers
+// and parquetpages's, which compress through the registered codecs, use
+// it.
 var registeredZstd *zstdCodec
 
 func init() {
@@ -44,11 +45,6 @@ func (c *zstdCodec) EncodeLevel(dst, src []byte, level int) []byte {
 		l = zstd.SpeedDefault
 	}
 	return c.append(dst[:0], src, l)
-}
-
-// appendLevel appends src compressed at the zstd level to dst.
-func (c *zstdCodec) appendLevel(dst, src []byte, level int) []byte {
-	return c.append(dst, src, zstd.EncoderLevelFromZstd(level))
 }
 
 func (c *zstdCodec) append(dst, src []byte, l zstd.EncoderLevel) []byte {

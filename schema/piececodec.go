@@ -3,7 +3,6 @@ package schema
 import (
 	"fmt"
 	"strings"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/parquet/compress"
 )
@@ -61,31 +60,4 @@ func (c Codec) compression() compress.Compression {
 	default:
 		return compress.Codecs.Zstd
 	}
-}
-
-// appendPage appends the page src, compressed with the codec, to dst.
-func (c Codec) appendPage(dst, src []byte) []byte {
-	cc := c.compression()
-	if cc == compress.Codecs.Zstd {
-		return zstdAppend(dst, src)
-	}
-	codec, err := compress.GetCodec(cc)
-	if err != nil {
-		panic(err) // arrow-go registers every codec of Codecs
-	}
-	// The codec encodes into the room after dst when that holds its
-	// bound, as arrow-go's LZ4_RAW and Snappy codecs do; the result is
-	// copied when it landed elsewhere.
-	n := len(dst)
-	bound := int(codec.CompressBound(int64(len(src))))
-	if cap(dst)-n < bound {
-		grown := make([]byte, n, n+bound+n/4)
-		copy(grown, dst)
-		dst = grown
-	}
-	out := codec.Encode(dst[n:n+bound], src)
-	if len(out) > 0 && unsafe.SliceData(out) != unsafe.SliceData(dst[n:n+bound]) {
-		return append(dst, out...)
-	}
-	return dst[:n+len(out)]
 }

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs every fuzz target of census for a while each: the board and start
 # diagram parsers, game construction, the codecs (fragments, kept
-# positions, the Rice coder: round trips and decoding), job-message
-# decoding and the tablebase format. A crasher is written by go test under the package's
-# testdata/fuzz/FuzzX/ and fails the script; commit it as a regression seed
-# once fixed.
+# positions, the Rice coder, the Parquet page writer: round trips and
+# decoding), job-message decoding and the tablebase format. A crasher is
+# written by go test under the package's testdata/fuzz/FuzzX/ and fails the
+# script; commit it as a regression seed once fixed.
 #
 #   scripts/fuzz.sh            each target for FUZZTIME (default 10s)
 #   FUZZTIME=5m scripts/fuzz.sh
@@ -25,6 +25,7 @@ targets=(
 	"./cgt FuzzParse"
 	"./tablebase FuzzRoundTrip"
 	"./tablebase FuzzDecode"
+	"./codec/parquetpages FuzzRoundTrip"
 )
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

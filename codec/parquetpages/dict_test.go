@@ -1,4 +1,4 @@
-package schema
+package parquetpages
 
 import (
 	"bytes"
@@ -39,7 +39,7 @@ func TestDictEncoderPages(t *testing.T) {
 				}
 				for i := 0; i < tc.n; i++ {
 					s := tc.vals(i + page)
-					d.add(s)
+					addDict(&d, s)
 					if _, ok := seen[s]; !ok {
 						seen[s] = int32(len(seen))
 					}
