@@ -41,14 +41,14 @@ func (gr *Group) SymImages(key uint64, dst *[8]uint64) {
 		r0, r1 := swapAt(g.rows, 0), swapAt(g.rows, 1)
 		c0, c1 := swapAt(g.cols, 0), swapAt(g.cols, 1)
 		if flips {
-			r := r1.apply(r0.apply(key))
-			dst[FlipRows], dst[FlipCols], dst[HalfTurn] = r, c1.apply(c0.apply(key)), c1.apply(c0.apply(r))
+			r := r1.Apply(r0.Apply(key))
+			dst[FlipRows], dst[FlipCols], dst[HalfTurn] = r, c1.Apply(c0.Apply(key)), c1.Apply(c0.Apply(r))
 		}
 		if turns {
-			t := swapAt(g.tr, 3).apply(swapAt(g.tr, 2).apply(swapAt(g.tr, 1).apply(swapAt(g.tr, 0).apply(key))))
-			tr := r1.apply(r0.apply(t))
+			t := swapAt(g.tr, 3).Apply(swapAt(g.tr, 2).Apply(swapAt(g.tr, 1).Apply(swapAt(g.tr, 0).Apply(key))))
+			tr := r1.Apply(r0.Apply(t))
 			dst[Transpose], dst[ThreeQuarterTurn] = t, tr
-			dst[QuarterTurn], dst[AntiTranspose] = c1.apply(c0.apply(t)), c1.apply(c0.apply(tr))
+			dst[QuarterTurn], dst[AntiTranspose] = c1.Apply(c0.Apply(t)), c1.Apply(c0.Apply(tr))
 		}
 		return
 	}
@@ -65,10 +65,10 @@ func (gr *Group) SymImages(key uint64, dst *[8]uint64) {
 }
 
 // noSwap is the delta swap that does nothing.
-var noSwap deltaSwap
+var noSwap DeltaSwap
 
 // swapAt is ds[i], or noSwap when ds has no swap i.
-func swapAt(ds []deltaSwap, i int) *deltaSwap {
+func swapAt(ds []DeltaSwap, i int) *DeltaSwap {
 	if i < len(ds) {
 		return &ds[i]
 	}
@@ -79,18 +79,18 @@ func swapAt(ds []deltaSwap, i int) *deltaSwap {
 // unrolled for up to 4 of them (the boards of up to 9 rows and columns).
 // The swaps of an involution move disjoint pairs of squares, so their
 // order does not matter.
-func unrolledSwaps(x uint64, ds []deltaSwap) uint64 {
+func unrolledSwaps(x uint64, ds []DeltaSwap) uint64 {
 	switch len(ds) {
 	case 0:
 		return x
 	case 1:
-		return ds[0].apply(x)
+		return ds[0].Apply(x)
 	case 2:
-		return ds[1].apply(ds[0].apply(x))
+		return ds[1].Apply(ds[0].Apply(x))
 	case 3:
-		return ds[2].apply(ds[1].apply(ds[0].apply(x)))
+		return ds[2].Apply(ds[1].Apply(ds[0].Apply(x)))
 	case 4:
-		return ds[3].apply(ds[2].apply(ds[1].apply(ds[0].apply(x))))
+		return ds[3].Apply(ds[2].Apply(ds[1].Apply(ds[0].Apply(x))))
 	}
 	return swaps(x, ds)
 }

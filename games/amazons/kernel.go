@@ -213,7 +213,7 @@ type kernel struct {
 	n       int
 	rot     uint8
 	other   *games.KeyMap
-	swaps   [4]deltaSwap
+	swaps   [4]games.DeltaSwap
 	swapsOK bool
 	// cols is the board's width and rowMask has a bit for each column;
 	// rowOf[s] is the row of square s and rowStarts[r] has the first
@@ -580,7 +580,7 @@ func (k *kernel) canonOrbit(pos uint64, v *games.Visit) {
 		var x uint64
 		if k.swapsOK {
 			d := &k.swaps
-			x = bits.RotateLeft64(d[3].apply(d[2].apply(d[1].apply(d[0].apply(pos)))), int(k.rot))
+			x = bits.RotateLeft64(d[3].Apply(d[2].Apply(d[1].Apply(d[0].Apply(pos)))), int(k.rot))
 		} else {
 			x = k.other.Apply(pos)
 		}
@@ -591,24 +591,12 @@ func (k *kernel) canonOrbit(pos uint64, v *games.Visit) {
 	v.Canon, v.Orbit = k.gr.MapImages(pos, &k.img)
 }
 
-// A deltaSwap exchanges every bit i of mask with bit i+shift.
-type deltaSwap struct {
-	mask  uint64
-	shift uint8
-}
-
-// apply is the delta swap d of x.
-func (d *deltaSwap) apply(x uint64) uint64 {
-	t := (x>>(d.shift&63) ^ x) & d.mask
-	return x ^ t ^ t<<(d.shift&63)
-}
-
 // involutionSwaps returns the delta swaps that move the key bits of a
 // board of sq squares as m's board symmetry does (m without its colour
 // swap), one per distance a bit moves, and whether they number at most 4.
 // The symmetries of a group of 2 maps are their own inverses, so each
 // moves disjoint pairs of bits.
-func involutionSwaps(m *games.KeyMap, sq int) (ds [4]deltaSwap, ok bool) {
+func involutionSwaps(m *games.KeyMap, sq int) (ds [4]games.DeltaSwap, ok bool) {
 	masks := map[int]uint64{}
 	for c := range 64 {
 		if c&31 >= sq {
@@ -631,7 +619,7 @@ func involutionSwaps(m *games.KeyMap, sq int) (ds [4]deltaSwap, ok bool) {
 	}
 	i := 0
 	for d, mask := range masks {
-		ds[i] = deltaSwap{mask: mask, shift: uint8(d)}
+		ds[i] = games.DeltaSwap{Mask: mask, Shift: uint8(d)}
 		i++
 	}
 	return ds, true

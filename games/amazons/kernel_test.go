@@ -287,7 +287,7 @@ func TestInvolutionSwaps(t *testing.T) {
 			}
 			for i := range 200 {
 				pos := randomKey(rng, g.Board().Full, i)
-				got := bits.RotateLeft64(ds[3].apply(ds[2].apply(ds[1].apply(ds[0].apply(pos)))), rot)
+				got := bits.RotateLeft64(ds[3].Apply(ds[2].Apply(ds[1].Apply(ds[0].Apply(pos)))), rot)
 				if want := m.Apply(pos); got != want {
 					t.Fatalf("%dx%d: %v (swap %v) of %s: %s, want %s", sh[0], sh[1], m.Sym, m.Swap, g.Format(pos), g.Format(got), g.Format(want))
 				}
