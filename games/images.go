@@ -129,6 +129,75 @@ func CloseUpSteps(rows, cols, d, planes int) []RowStep {
 	return steps
 }
 
+// PlaneTranslator translates the pieces of a two-plane game (Clobber,
+// Amazons) on one board by shifts, both planes at once, for the games' own
+// kernels; NewPlaneTranslator makes its tables.
+type PlaneTranslator struct {
+	// cols is the board's width and rowMask has a bit for each column;
+	// rowOf[s] is the row of square s and rowStarts[r] has the first
+	// square of each of the first r rows. fold are the shifts that fold
+	// the board's rows onto its first, and closeUp[d] the steps that close
+	// up the rows of a piece d squares narrower than the board.
+	cols      int
+	rowMask   uint64
+	rowOf     [32]uint8
+	rowStarts [64]uint64
+	fold      []int
+	closeUp   [32][]RowStep
+}
+
+// NewPlaneTranslator returns the translator of the board b, of at most 32
+// squares.
+func NewPlaneTranslator(b Board) PlaneTranslator {
+	cols := b.Cols
+	t := PlaneTranslator{cols: cols, rowMask: uint64(1)<<cols - 1}
+	for s := range b.Squares() {
+		t.rowOf[s] = uint8(s / cols)
+	}
+	for r := 1; r <= b.Rows; r++ {
+		t.rowStarts[r] = t.rowStarts[r-1] | 1<<((r-1)*cols)
+	}
+	for h := 1; h < b.Rows; h *= 2 {
+		t.fold = append(t.fold, h*cols)
+	}
+	for d := 1; d < cols; d++ {
+		t.closeUp[d] = CloseUpSteps(b.Rows, cols, d, 2)
+	}
+	return t
+}
+
+// Translate is the game's Translate of the piece with squares mask and
+// in-place key key: the piece's bounding box, and its cells shifted to the
+// box's corner with row stride the box's width, both planes at once. The
+// cells of the box outside the piece are as key has them.
+//
+// The columns the piece uses are its rows folded onto the first, in the
+// steps of fold. Shifting the key by the box's first square moves both
+// planes and leaves row r of the box at r*cols; the cells of the box are
+// then taken by a mask (squares of the high plane below the box land in
+// the low plane above it, outside the mask). A box narrower than the board
+// then closes its rows up to stride width by the steps of
+// closeUp[cols-width], which move the rows whose number has bit b set by
+// 2^b*(cols-width) squares, fewer bits first.
+func (t *PlaneTranslator) Translate(mask, key uint64) PieceKey {
+	cols := t.cols & 63
+	r0 := int(t.rowOf[bits.TrailingZeros64(mask)&31])
+	rows := int(t.rowOf[(63-bits.LeadingZeros64(mask))&31]) - r0 + 1
+	used := mask
+	for _, sh := range t.fold {
+		used |= used >> (sh & 63)
+	}
+	used &= t.rowMask
+	c0 := bits.TrailingZeros64(used)
+	width := 64 - bits.LeadingZeros64(used) - c0
+	box := (uint64(1)<<width - 1) * t.rowStarts[rows&63]
+	cells := key >> ((r0*cols + c0) & 63) & (box | box<<32)
+	for _, st := range t.closeUp[(cols-width)&31] {
+		cells = cells&^st.Mask | (cells&st.Mask)>>(st.Shift&63)
+	}
+	return MakePieceKey(rows, width, cells)
+}
+
 // MapImages sets img[j] to the image of key under the group's map j (the
 // board symmetry's image from SymImages, its planes exchanged for a map
 // with the colour swap) and returns the least of them and the size of

@@ -256,7 +256,7 @@ func TestKernelTranslate(t *testing.T) {
 		for i := range 2000 {
 			pos := randomKey(rng, full, i)
 			for _, p := range g.Pieces(pos, nil) {
-				if got, want := k.translate(p.Mask, p.Key), g.Translate(p.Key); got != want {
+				if got, want := k.tr.Translate(p.Mask, p.Key), g.Translate(p.Key); got != want {
 					t.Fatalf("%dx%d: translate of %s: %+v, want %+v", sh[0], sh[1], g.Format(p.Key), got, want)
 				}
 			}

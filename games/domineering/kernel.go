@@ -35,14 +35,10 @@ func (g *Game) NewKernel(gr *games.Group) games.Kernel {
 	b := g.b
 	n, sq, rows, cols := gr.Size(), b.Squares(), b.Rows, b.Cols
 	k := &kernel{gr: gr, n: n, full: b.Full, cols: uint(cols), small: rows <= 8 && cols <= 8, rowMask: ^uint64(0) >> (64 - cols)}
-	var first uint64
 	for s := range sq {
 		k.rowOf[s] = uint8(s / cols)
-		if s%cols == 0 {
-			first |= 1 << s
-		}
 	}
-	k.notFirst, k.notLast = b.Full&^first, b.Full&^(first<<(cols-1))
+	k.notFirst, k.notLast = b.InnerColumns()
 	for i, h := 0, 1; h < rows; i, h = i+1, h*2 {
 		k.fold[i] = uint8(h * cols)
 	}
