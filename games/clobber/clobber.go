@@ -128,18 +128,7 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 				mine, theirs, shift = white&p.Mask, black, 32
 			}
 			for dir := 0; dir < 4; dir++ {
-				var targets uint64
-				var delta int
-				switch dir {
-				case 0:
-					targets, delta = b.East(mine)&theirs, 1
-				case 1:
-					targets, delta = b.West(mine)&theirs, -1
-				case 2:
-					targets, delta = b.South(mine)&theirs, b.Cols
-				case 3:
-					targets, delta = b.North(mine)&theirs, -b.Cols
-				}
+				targets, delta := captures(&b, dir, mine, theirs)
 				for ; targets != 0; targets &= targets - 1 {
 					t := bits.TrailingZeros64(targets)
 					from, to := uint64(1)<<(t-delta), uint64(1)<<t
