@@ -64,6 +64,10 @@ func (b Board) String() string { return fmt.Sprintf("%dx%d", b.Rows, b.Cols) }
 // Squares is the number of squares.
 func (b Board) Squares() int { return b.Rows * b.Cols }
 
+// InnerColumns returns Full without its first column and Full without its
+// last: the squares a move one column right, or left, can land on.
+func (b *Board) InnerColumns() (notFirst, notLast uint64) { return b.notFirst, b.notLast }
+
 // East moves every bit of m one column right, dropping those that leave the board.
 func (b *Board) East(m uint64) uint64 { return (m << 1) & b.notFirst }
 

@@ -74,12 +74,6 @@ func (gr *Group) plan5x5() bool {
 
 func (gr *Group) canonIdentity(key uint64) uint64 { return key }
 
-// apply is the delta swap d of x.
-func (d *deltaSwap) apply(x uint64) uint64 {
-	t := (x>>(d.shift&63) ^ x) & d.mask
-	return x ^ t ^ t<<(d.shift&63)
-}
-
 // rotation is the rotation that gives the image under a map with the colour
 // swap (or without, for swap false) from the image as computed, which has
 // its planes exchanged when computedSwapped.
@@ -94,7 +88,7 @@ func rotation(swap, computedSwapped bool) uint8 {
 // nothing), or for the half turn the shift that follows the word reversal,
 // and the rotation from the image as computed to the one the group holds.
 type oneMap struct {
-	ds       [4]deltaSwap
+	ds       [4]DeltaSwap
 	halfTurn bool
 	hs, rot  uint8
 }
@@ -105,7 +99,7 @@ func (gr *Group) planOne(m *KeyMap) bool {
 	g := gr.geo
 	o := &gr.one
 	*o = oneMap{}
-	var ds []deltaSwap
+	var ds []DeltaSwap
 	switch m.Sym {
 	case FlipRows:
 		ds = g.rows
@@ -142,7 +136,7 @@ func (gr *Group) canonOne(key uint64) uint64 {
 	if o.halfTurn {
 		x = bits.Reverse64(key) >> (o.hs & 63)
 	} else {
-		x = o.ds[3].apply(o.ds[2].apply(o.ds[1].apply(o.ds[0].apply(key))))
+		x = o.ds[3].Apply(o.ds[2].Apply(o.ds[1].Apply(o.ds[0].Apply(key))))
 	}
 	return min(key, bits.RotateLeft64(x, int(o.rot)))
 }
@@ -153,7 +147,7 @@ func (gr *Group) canonOne(key uint64) uint64 {
 // half turn, and the rotations from the images as computed to those the
 // group holds, for the row flip, the column flip and the half turn.
 type rectPlan struct {
-	r, c       [4]deltaSwap
+	r, c       [4]DeltaSwap
 	r4, c4     bool
 	hs         uint8
 	rR, rC, rH uint8
@@ -193,13 +187,13 @@ func (gr *Group) planRect() bool {
 // the key independently, not one from another, so that they overlap.
 func (gr *Group) canonRect(key uint64) uint64 {
 	p := &gr.rect
-	r := p.r[1].apply(p.r[0].apply(key))
+	r := p.r[1].Apply(p.r[0].Apply(key))
 	if p.r4 {
-		r = p.r[3].apply(p.r[2].apply(r))
+		r = p.r[3].Apply(p.r[2].Apply(r))
 	}
-	c := p.c[1].apply(p.c[0].apply(key))
+	c := p.c[1].Apply(p.c[0].Apply(key))
 	if p.c4 {
-		c = p.c[3].apply(p.c[2].apply(c))
+		c = p.c[3].Apply(p.c[2].Apply(c))
 	}
 	h := bits.Reverse64(key) >> (p.hs & 63)
 	return min(min(key, bits.RotateLeft64(r, int(p.rR))),

@@ -117,3 +117,49 @@ func appendPlanes(dst []byte, rows, cols int, sep byte, p0, p1 uint64, chars *[4
 	}
 	return dst
 }
+
+// PlaneDiagrams is the drawing of a game whose keys hold two 32-bit
+// planes, the low and the high half of a key (Clobber, Amazons): square i
+// of a plane pair p0, p1 draws as chars[p0>>i&1 | (p1>>i&1)<<1], the
+// characters of the spec, which are also those of the game's CGSuite
+// ruleset. The game embeds it, made by NewPlaneDiagrams, for Game's
+// Picture, CGSuite and Format and for PieceDrawer.
+type PlaneDiagrams struct {
+	rows, cols int
+	chars      *[4]byte
+}
+
+// NewPlaneDiagrams draws the positions of b, and pieces, in chars.
+func NewPlaneDiagrams(b Board, chars *[4]byte) PlaneDiagrams {
+	return PlaneDiagrams{rows: b.Rows, cols: b.Cols, chars: chars}
+}
+
+// Picture draws a translated piece.
+func (d *PlaneDiagrams) Picture(k PieceKey) string {
+	rows, cols := k.Dims()
+	return FormatDiagramPlanes(rows, cols, k.Lo&0xffffffff, k.Lo>>32, d.chars)
+}
+
+// CGSuite draws a translated piece as a grid string for the game's CGSuite
+// ruleset.
+func (d *PlaneDiagrams) CGSuite(k PieceKey) string {
+	rows, cols := k.Dims()
+	return FormatCGSuitePlanes(rows, cols, k.Lo&0xffffffff, k.Lo>>32, d.chars)
+}
+
+// AppendPicture appends Picture(k) to dst.
+func (d *PlaneDiagrams) AppendPicture(dst []byte, k PieceKey) []byte {
+	rows, cols := k.Dims()
+	return AppendDiagramPlanes(dst, rows, cols, k.Lo&0xffffffff, k.Lo>>32, d.chars)
+}
+
+// AppendCGSuite appends CGSuite(k) to dst.
+func (d *PlaneDiagrams) AppendCGSuite(dst []byte, k PieceKey) []byte {
+	rows, cols := k.Dims()
+	return AppendCGSuitePlanes(dst, rows, cols, k.Lo&0xffffffff, k.Lo>>32, d.chars)
+}
+
+// Format draws a position of the board.
+func (d *PlaneDiagrams) Format(pos uint64) string {
+	return FormatDiagramPlanes(d.rows, d.cols, pos&0xffffffff, pos>>32, d.chars)
+}

@@ -41,14 +41,14 @@ func (gr *Group) SymImages(key uint64, dst *[8]uint64) {
 		r0, r1 := swapAt(g.rows, 0), swapAt(g.rows, 1)
 		c0, c1 := swapAt(g.cols, 0), swapAt(g.cols, 1)
 		if flips {
-			r := r1.apply(r0.apply(key))
-			dst[FlipRows], dst[FlipCols], dst[HalfTurn] = r, c1.apply(c0.apply(key)), c1.apply(c0.apply(r))
+			r := r1.Apply(r0.Apply(key))
+			dst[FlipRows], dst[FlipCols], dst[HalfTurn] = r, c1.Apply(c0.Apply(key)), c1.Apply(c0.Apply(r))
 		}
 		if turns {
-			t := swapAt(g.tr, 3).apply(swapAt(g.tr, 2).apply(swapAt(g.tr, 1).apply(swapAt(g.tr, 0).apply(key))))
-			tr := r1.apply(r0.apply(t))
+			t := swapAt(g.tr, 3).Apply(swapAt(g.tr, 2).Apply(swapAt(g.tr, 1).Apply(swapAt(g.tr, 0).Apply(key))))
+			tr := r1.Apply(r0.Apply(t))
 			dst[Transpose], dst[ThreeQuarterTurn] = t, tr
-			dst[QuarterTurn], dst[AntiTranspose] = c1.apply(c0.apply(t)), c1.apply(c0.apply(tr))
+			dst[QuarterTurn], dst[AntiTranspose] = c1.Apply(c0.Apply(t)), c1.Apply(c0.Apply(tr))
 		}
 		return
 	}
@@ -65,10 +65,10 @@ func (gr *Group) SymImages(key uint64, dst *[8]uint64) {
 }
 
 // noSwap is the delta swap that does nothing.
-var noSwap deltaSwap
+var noSwap DeltaSwap
 
 // swapAt is ds[i], or noSwap when ds has no swap i.
-func swapAt(ds []deltaSwap, i int) *deltaSwap {
+func swapAt(ds []DeltaSwap, i int) *DeltaSwap {
 	if i < len(ds) {
 		return &ds[i]
 	}
@@ -79,18 +79,18 @@ func swapAt(ds []deltaSwap, i int) *deltaSwap {
 // unrolled for up to 4 of them (the boards of up to 9 rows and columns).
 // The swaps of an involution move disjoint pairs of squares, so their
 // order does not matter.
-func unrolledSwaps(x uint64, ds []deltaSwap) uint64 {
+func unrolledSwaps(x uint64, ds []DeltaSwap) uint64 {
 	switch len(ds) {
 	case 0:
 		return x
 	case 1:
-		return ds[0].apply(x)
+		return ds[0].Apply(x)
 	case 2:
-		return ds[1].apply(ds[0].apply(x))
+		return ds[1].Apply(ds[0].Apply(x))
 	case 3:
-		return ds[2].apply(ds[1].apply(ds[0].apply(x)))
+		return ds[2].Apply(ds[1].Apply(ds[0].Apply(x)))
 	case 4:
-		return ds[3].apply(ds[2].apply(ds[1].apply(ds[0].apply(x))))
+		return ds[3].Apply(ds[2].Apply(ds[1].Apply(ds[0].Apply(x))))
 	}
 	return swaps(x, ds)
 }
@@ -127,6 +127,75 @@ func CloseUpSteps(rows, cols, d, planes int) []RowStep {
 		steps = append(steps, RowStep{Mask: m, Shift: uint8(d << b)})
 	}
 	return steps
+}
+
+// PlaneTranslator translates the pieces of a two-plane game (Clobber,
+// Amazons) on one board by shifts, both planes at once, for the games' own
+// kernels; NewPlaneTranslator makes its tables.
+type PlaneTranslator struct {
+	// cols is the board's width and rowMask has a bit for each column;
+	// rowOf[s] is the row of square s and rowStarts[r] has the first
+	// square of each of the first r rows. fold are the shifts that fold
+	// the board's rows onto its first, and closeUp[d] the steps that close
+	// up the rows of a piece d squares narrower than the board.
+	cols      int
+	rowMask   uint64
+	rowOf     [32]uint8
+	rowStarts [64]uint64
+	fold      []int
+	closeUp   [32][]RowStep
+}
+
+// NewPlaneTranslator returns the translator of the board b, of at most 32
+// squares.
+func NewPlaneTranslator(b Board) PlaneTranslator {
+	cols := b.Cols
+	t := PlaneTranslator{cols: cols, rowMask: uint64(1)<<cols - 1}
+	for s := range b.Squares() {
+		t.rowOf[s] = uint8(s / cols)
+	}
+	for r := 1; r <= b.Rows; r++ {
+		t.rowStarts[r] = t.rowStarts[r-1] | 1<<((r-1)*cols)
+	}
+	for h := 1; h < b.Rows; h *= 2 {
+		t.fold = append(t.fold, h*cols)
+	}
+	for d := 1; d < cols; d++ {
+		t.closeUp[d] = CloseUpSteps(b.Rows, cols, d, 2)
+	}
+	return t
+}
+
+// Translate is the game's Translate of the piece with squares mask and
+// in-place key key: the piece's bounding box, and its cells shifted to the
+// box's corner with row stride the box's width, both planes at once. The
+// cells of the box outside the piece are as key has them.
+//
+// The columns the piece uses are its rows folded onto the first, in the
+// steps of fold. Shifting the key by the box's first square moves both
+// planes and leaves row r of the box at r*cols; the cells of the box are
+// then taken by a mask (squares of the high plane below the box land in
+// the low plane above it, outside the mask). A box narrower than the board
+// then closes its rows up to stride width by the steps of
+// closeUp[cols-width], which move the rows whose number has bit b set by
+// 2^b*(cols-width) squares, fewer bits first.
+func (t *PlaneTranslator) Translate(mask, key uint64) PieceKey {
+	cols := t.cols & 63
+	r0 := int(t.rowOf[bits.TrailingZeros64(mask)&31])
+	rows := int(t.rowOf[(63-bits.LeadingZeros64(mask))&31]) - r0 + 1
+	used := mask
+	for _, sh := range t.fold {
+		used |= used >> (sh & 63)
+	}
+	used &= t.rowMask
+	c0 := bits.TrailingZeros64(used)
+	width := 64 - bits.LeadingZeros64(used) - c0
+	box := (uint64(1)<<width - 1) * t.rowStarts[rows&63]
+	cells := key >> ((r0*cols + c0) & 63) & (box | box<<32)
+	for _, st := range t.closeUp[(cols-width)&31] {
+		cells = cells&^st.Mask | (cells&st.Mask)>>(st.Shift&63)
+	}
+	return MakePieceKey(rows, width, cells)
 }
 
 // MapImages sets img[j] to the image of key under the group's map j (the

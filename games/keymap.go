@@ -55,17 +55,27 @@ func (m *KeyMap) Apply(key uint64) uint64 {
 // swapPlanes exchanges the two 32-bit planes of a key.
 func swapPlanes(key uint64) uint64 { return bits.RotateLeft64(key, 32) }
 
-// A deltaSwap exchanges every bit i of mask with bit i+shift.
-type deltaSwap struct {
-	mask  uint64
-	shift uint8
+// A DeltaSwap exchanges every bit i of Mask with bit i+Shift: the word
+// operation by which the groups and the games' kernels move the squares
+// of a key, a flip or a transpose being one delta swap per distance a
+// square moves.
+type DeltaSwap struct {
+	Mask  uint64
+	Shift uint8
+}
+
+// Apply is the delta swap d of x. It is small enough to be inlined, so the
+// kernels call it in their loops.
+func (d *DeltaSwap) Apply(x uint64) uint64 {
+	t := (x>>(d.Shift&63) ^ x) & d.Mask
+	return x ^ t ^ t<<(d.Shift&63)
 }
 
 // swaps applies a list of delta swaps to x.
-func swaps(x uint64, ds []deltaSwap) uint64 {
+func swaps(x uint64, ds []DeltaSwap) uint64 {
 	for _, d := range ds {
-		t := (x>>d.shift ^ x) & d.mask
-		x ^= t ^ t<<d.shift
+		t := (x>>d.Shift ^ x) & d.Mask
+		x ^= t ^ t<<d.Shift
 	}
 	return x
 }
@@ -77,7 +87,7 @@ func swaps(x uint64, ds []deltaSwap) uint64 {
 // two-plane key at once.
 type geometry struct {
 	planes, squares int
-	rows, cols, tr  []deltaSwap
+	rows, cols, tr  []DeltaSwap
 	// height and width are the board's rows and columns.
 	height, width int
 }
@@ -95,7 +105,7 @@ func newGeometry(b Board, planes int) *geometry {
 // involution returns the delta swaps that move the squares of b as s does,
 // for an s that is its own inverse: the pairs of squares s exchanges are
 // grouped by their distance, one swap per distance.
-func involution(b Board, planes int, s Symmetry) []deltaSwap {
+func involution(b Board, planes int, s Symmetry) []DeltaSwap {
 	masks := map[int]uint64{}
 	for sq := 0; sq < b.Squares(); sq++ {
 		r, c := s.Map(sq/b.Cols, sq%b.Cols, b.Rows, b.Cols)
@@ -103,14 +113,14 @@ func involution(b Board, planes int, s Symmetry) []deltaSwap {
 			masks[to-sq] |= 1 << sq
 		}
 	}
-	var out []deltaSwap
+	var out []DeltaSwap
 	for d, m := range masks {
 		if planes == 2 {
 			m |= m << 32
 		}
-		out = append(out, deltaSwap{mask: m, shift: uint8(d)})
+		out = append(out, DeltaSwap{Mask: m, Shift: uint8(d)})
 	}
-	slices.SortFunc(out, func(a, b deltaSwap) int { return int(a.shift) - int(b.shift) })
+	slices.SortFunc(out, func(a, b DeltaSwap) int { return int(a.Shift) - int(b.Shift) })
 	return out
 }
 

@@ -100,7 +100,7 @@ func (o *oneMap) image(key uint64) uint64 {
 	if o.halfTurn {
 		x = bits.Reverse64(key) >> (o.hs & 63)
 	} else {
-		x = o.ds[3].apply(o.ds[2].apply(o.ds[1].apply(o.ds[0].apply(key))))
+		x = o.ds[3].Apply(o.ds[2].Apply(o.ds[1].Apply(o.ds[0].Apply(key))))
 	}
 	return bits.RotateLeft64(x, int(o.rot))
 }
@@ -108,13 +108,13 @@ func (o *oneMap) image(key uint64) uint64 {
 // images are the images of key under the row flip, the column flip and
 // the half turn, as canonRect computes them.
 func (p *rectPlan) images(key uint64) (r, c, h uint64) {
-	r = p.r[1].apply(p.r[0].apply(key))
+	r = p.r[1].Apply(p.r[0].Apply(key))
 	if p.r4 {
-		r = p.r[3].apply(p.r[2].apply(r))
+		r = p.r[3].Apply(p.r[2].Apply(r))
 	}
-	c = p.c[1].apply(p.c[0].apply(key))
+	c = p.c[1].Apply(p.c[0].Apply(key))
 	if p.c4 {
-		c = p.c[3].apply(p.c[2].apply(c))
+		c = p.c[3].Apply(p.c[2].Apply(c))
 	}
 	h = bits.Reverse64(key) >> (p.hs & 63)
 	return bits.RotateLeft64(r, int(p.rR)), bits.RotateLeft64(c, int(p.rC)), bits.RotateLeft64(h, int(p.rH))

@@ -199,60 +199,28 @@ func (m *Match) Exact(seat Seat, maxStates int) (Exact, error) {
 	if m.Rules.Loopy() && m.MaxMoves == 0 {
 		return Exact{}, errors.New("a loopy game needs a move limit")
 	}
-	type key struct {
-		s      State
-		pMoves bool
-	}
-	// Loopy games meet a state again and again: keep each player's
-	// probabilities.
-	type cached struct {
-		next []State
-		p    []float64
-	}
-	var cache map[key]cached
+	pr := exactProbs{m: m}
 	if m.Rules.Loopy() {
-		cache = make(map[key]cached)
+		pr.cache = make(map[exactKey]exactMoves)
 	}
 	var out Exact
-	cur := []key{{seat.Start(m.Start), seat.PFirst}}
-	mass := []float64{1}
-	var moves []State
-	var p []float64
-	for n := 0; len(cur) > 0; n++ {
+	cur := exactStates{keys: []exactKey{{seat.Start(m.Start), seat.PFirst}}, mass: []float64{1}}
+	for n := 0; len(cur.keys) > 0; n++ {
 		if m.MaxMoves > 0 && n == m.MaxMoves {
-			for _, w := range mass {
+			for _, w := range cur.mass {
 				out.Unfinished += w
 			}
 			break
 		}
-		out.States += len(cur)
-		index := make(map[key]int, len(cur))
-		var next []key
-		var nextMass []float64
-		for c, k := range cur {
-			w := mass[c]
-			var ms []State
-			var ps []float64
-			if cv, ok := cache[k]; ok {
-				ms, ps = cv.next, cv.p
-			} else {
-				moves = m.Rules.Moves(k.s, moves[:0])
-				if len(moves) > 0 {
-					pl := m.Q
-					if k.pMoves {
-						pl = m.P
-					}
-					p = append(p[:0], make([]float64, len(moves))...)
-					if !pl.Dist(k.s, moves, p) {
-						return Exact{}, fmt.Errorf("%s after %d moves: %w", pl, n, ErrTooCostly)
-					}
-				}
-				ms, ps = moves, p
-				if cache != nil {
-					cache[k] = cached{append([]State(nil), moves...), append([]float64(nil), p[:len(moves)]...)}
-				}
+		out.States += len(cur.keys)
+		next := exactStates{index: make(map[exactKey]int, len(cur.keys))}
+		for c, k := range cur.keys {
+			w := cur.mass[c]
+			mv, err := pr.of(k, n)
+			if err != nil {
+				return Exact{}, err
 			}
-			if len(ms) == 0 {
+			if len(mv.next) == 0 {
 				if k.pMoves {
 					out.QWins += w
 				} else {
@@ -260,27 +228,91 @@ func (m *Match) Exact(seat Seat, maxStates int) (Exact, error) {
 				}
 				continue
 			}
-			for i, t := range ms {
-				if ps[i] == 0 {
+			for i, t := range mv.next {
+				if mv.p[i] == 0 {
 					continue
 				}
-				nk := key{t, !k.pMoves}
-				j, ok := index[nk]
-				if !ok {
-					if out.States+len(next) == maxStates {
-						return Exact{}, fmt.Errorf("more than %d states by %d moves: %w", maxStates, n+1, ErrTooCostly)
-					}
-					j = len(next)
-					index[nk] = j
-					next = append(next, nk)
-					nextMass = append(nextMass, 0)
+				if !next.add(exactKey{t, !k.pMoves}, w, mv.p[i], maxStates-out.States) {
+					return Exact{}, fmt.Errorf("more than %d states by %d moves: %w", maxStates, n+1, ErrTooCostly)
 				}
-				nextMass[j] += w * ps[i]
 			}
 		}
-		cur, mass = next, nextMass
+		cur = next
 	}
 	return out, nil
+}
+
+// exactKey is a state of a game of a match and whether P is the mover.
+type exactKey struct {
+	s      State
+	pMoves bool
+}
+
+// exactMoves is the moves from a state and the mover's probability of each.
+type exactMoves struct {
+	next []State
+	p    []float64
+}
+
+// exactProbs gives the moves of the states of a match with the movers'
+// probabilities, in scratch space that the next call reuses.
+type exactProbs struct {
+	m *Match
+	// Loopy games meet a state again and again: cache, when not nil, keeps
+	// each player's probabilities.
+	cache map[exactKey]exactMoves
+	moves []State
+	p     []float64
+}
+
+// of is the moves from k, reached after n moves, with their
+// probabilities; it fails with ErrTooCostly when the mover cannot give
+// them exactly.
+func (pr *exactProbs) of(k exactKey, n int) (exactMoves, error) {
+	if cv, ok := pr.cache[k]; ok {
+		return cv, nil
+	}
+	m := pr.m
+	pr.moves = m.Rules.Moves(k.s, pr.moves[:0])
+	if len(pr.moves) > 0 {
+		pl := m.Q
+		if k.pMoves {
+			pl = m.P
+		}
+		pr.p = append(pr.p[:0], make([]float64, len(pr.moves))...)
+		if !pl.Dist(k.s, pr.moves, pr.p) {
+			return exactMoves{}, fmt.Errorf("%s after %d moves: %w", pl, n, ErrTooCostly)
+		}
+	}
+	if pr.cache != nil {
+		pr.cache[k] = exactMoves{append([]State(nil), pr.moves...), append([]float64(nil), pr.p[:len(pr.moves)]...)}
+	}
+	return exactMoves{pr.moves, pr.p}, nil
+}
+
+// exactStates is the states after some number of moves, in the order they
+// were first reached, with the probability of each.
+type exactStates struct {
+	index map[exactKey]int // the place of each state in keys
+	keys  []exactKey
+	mass  []float64
+}
+
+// add adds w*p to the probability of k, which it adds first when it is
+// new, unless there are already room states; it reports false then.
+func (st *exactStates) add(k exactKey, w, p float64, room int) bool {
+	j, ok := st.index[k]
+	if !ok {
+		if len(st.keys) == room {
+			return false
+		}
+		j = len(st.keys)
+		st.index[k] = j
+		st.keys = append(st.keys, k)
+		st.mass = append(st.mass, 0)
+	}
+	st.mass[j] += w * p
+	return true
 }
 
 // Wilson is the 95% Wilson score interval of wins out of n.

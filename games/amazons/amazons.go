@@ -19,6 +19,8 @@ const MaxSquares = 32
 
 // Game is Amazons on one board from one start.
 type Game struct {
+	// PlaneDiagrams draws positions and regions in cells.
+	games.PlaneDiagrams
 	maps       []*games.KeyMap
 	b          games.Board
 	start      uint64
@@ -42,7 +44,7 @@ func New(rows, cols int, start string) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{b: b, rays: rays(rows, cols), maps: games.BoardMaps(b, 2, true, false)}
+	g := &Game{PlaneDiagrams: games.NewPlaneDiagrams(b, &cells), b: b, rays: rays(rows, cols), maps: games.BoardMaps(b, 2, true, false)}
 	g.up, g.down = rayMasks(g.rays)
 	if start == "" {
 		if rows*cols < 2 {
@@ -278,46 +280,19 @@ func (g *Game) Size(k games.PieceKey) int {
 	return rows*cols - bits.OnesCount64(burnt(k.Lo))
 }
 
-// Picture draws a translated region.
-func (g *Game) Picture(k games.PieceKey) string {
-	rows, cols := k.Dims()
-	return games.FormatDiagramPlanes(rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
-}
-
 // CGSuiteRuleset is the CGSuite expression that builds an Amazons position
 // from a grid string: game.grid.Amazons("x..#|....|.#.o").
 const CGSuiteRuleset = "game.grid.Amazons"
 
-// CGSuite draws a translated region as a grid string for game.grid.Amazons.
-// Its CharMap is ".xo#" (Amazons.cgs under
+// cells are the characters of a square by its bits in the low and the
+// high plane: empty, Black amazon, White amazon, burnt.
+//
+// They are also the CharMap ".xo#" of game.grid.Amazons (Amazons.cgs under
 // lib/core/src/main/resources/org/cgsuite/lang/resources/game/grid/ in
 // CGSuite): '.' an empty square, 'x' a Left (Black) amazon, 'o' a Right
 // (White) amazon, '#' a burnt square (CGSuite's arrow stone), the spec's
-// characters. A cell of the box outside the region is burnt: amazons move
+// characters. A cell of the box outside a region is burnt: amazons move
 // and shoot only through empty squares, so a burnt square takes no part in
-// the game. The key already holds such cells as burnt.
-func (g *Game) CGSuite(k games.PieceKey) string {
-	rows, cols := k.Dims()
-	return games.FormatCGSuitePlanes(rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
-}
-
-// AppendPicture appends Picture(k) to dst.
-func (g *Game) AppendPicture(dst []byte, k games.PieceKey) []byte {
-	rows, cols := k.Dims()
-	return games.AppendDiagramPlanes(dst, rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
-}
-
-// AppendCGSuite appends CGSuite(k) to dst.
-func (g *Game) AppendCGSuite(dst []byte, k games.PieceKey) []byte {
-	rows, cols := k.Dims()
-	return games.AppendCGSuitePlanes(dst, rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
-}
-
-// Format draws a position.
-func (g *Game) Format(pos uint64) string {
-	return games.FormatDiagramPlanes(g.b.Rows, g.b.Cols, pos&0xffffffff, pos>>32, &cells)
-}
-
-// cells are the characters of a square by its bits in the low and the
-// high plane: empty, Black amazon, White amazon, burnt.
+// the game. The key of a translated region already holds such cells as
+// burnt.
 var cells = [4]byte{'.', 'x', 'o', '#'}

@@ -30,19 +30,9 @@ var _ games.KernelMaker = (*Game)(nil)
 func (g *Game) NewKernel(gr *games.Group) games.Kernel {
 	b := g.b
 	n, sq, cols := gr.Size(), b.Squares(), b.Cols
-	k := &kernel{gr: gr, b: b, n: n, cols: cols, rowMask: uint64(1)<<cols - 1}
+	k := &kernel{gr: gr, b: b, n: n, tr: games.NewPlaneTranslator(b)}
 	for s := range sq {
-		k.rowOf[s] = uint8(s / cols)
 		k.up[s], k.down[s] = g.up[s], g.down[s]
-	}
-	for r := 1; r <= b.Rows; r++ {
-		k.rowStarts[r] = k.rowStarts[r-1] | 1<<((r-1)*cols)
-	}
-	for h := 1; h < b.Rows; h *= 2 {
-		k.fold = append(k.fold, h*cols)
-	}
-	for d := 1; d < cols; d++ {
-		k.closeUp[d] = games.CloseUpSteps(b.Rows, cols, d, 2)
 	}
 	// cell[s] is the cell of square s.
 	var cell [32]int
@@ -213,20 +203,10 @@ type kernel struct {
 	n       int
 	rot     uint8
 	other   *games.KeyMap
-	swaps   [4]deltaSwap
+	swaps   [4]games.DeltaSwap
 	swapsOK bool
-	// cols is the board's width and rowMask has a bit for each column;
-	// rowOf[s] is the row of square s and rowStarts[r] has the first
-	// square of each of the first r rows. fold are the shifts that fold
-	// the board's rows onto its first, and closeUp[d] the steps that close
-	// up the rows of a piece d squares narrower than the board (see
-	// translate).
-	cols      int
-	rowMask   uint64
-	rowOf     [32]uint8
-	rowStarts [64]uint64
-	fold      []int
-	closeUp   [32][]games.RowStep
+	// tr translates the regions.
+	tr games.PlaneTranslator
 	// spread says the cells are the squares spread to rows of 8, by the
 	// steps spreadSteps; cells is the board of the cells (8 x 8, or the
 	// board itself), and cellFull holds the cells of the board's squares.
@@ -287,7 +267,7 @@ func (k *kernel) Visit(pos uint64, v *games.Visit, m *games.MoveStats, successor
 			in = k.gr.Canon(key)
 		}
 		v.InPlace = append(v.InPlace, in)
-		v.Translated = append(v.Translated, k.translate(comp, key))
+		v.Translated = append(v.Translated, k.tr.Translate(comp, key))
 	}
 	v.DeadFree = v.Canon
 	if dead != 0 {
@@ -580,7 +560,7 @@ func (k *kernel) canonOrbit(pos uint64, v *games.Visit) {
 		var x uint64
 		if k.swapsOK {
 			d := &k.swaps
-			x = bits.RotateLeft64(d[3].apply(d[2].apply(d[1].apply(d[0].apply(pos)))), int(k.rot))
+			x = bits.RotateLeft64(d[3].Apply(d[2].Apply(d[1].Apply(d[0].Apply(pos)))), int(k.rot))
 		} else {
 			x = k.other.Apply(pos)
 		}
@@ -591,24 +571,12 @@ func (k *kernel) canonOrbit(pos uint64, v *games.Visit) {
 	v.Canon, v.Orbit = k.gr.MapImages(pos, &k.img)
 }
 
-// A deltaSwap exchanges every bit i of mask with bit i+shift.
-type deltaSwap struct {
-	mask  uint64
-	shift uint8
-}
-
-// apply is the delta swap d of x.
-func (d *deltaSwap) apply(x uint64) uint64 {
-	t := (x>>(d.shift&63) ^ x) & d.mask
-	return x ^ t ^ t<<(d.shift&63)
-}
-
 // involutionSwaps returns the delta swaps that move the key bits of a
 // board of sq squares as m's board symmetry does (m without its colour
 // swap), one per distance a bit moves, and whether they number at most 4.
 // The symmetries of a group of 2 maps are their own inverses, so each
 // moves disjoint pairs of bits.
-func involutionSwaps(m *games.KeyMap, sq int) (ds [4]deltaSwap, ok bool) {
+func involutionSwaps(m *games.KeyMap, sq int) (ds [4]games.DeltaSwap, ok bool) {
 	masks := map[int]uint64{}
 	for c := range 64 {
 		if c&31 >= sq {
@@ -631,7 +599,7 @@ func involutionSwaps(m *games.KeyMap, sq int) (ds [4]deltaSwap, ok bool) {
 	}
 	i := 0
 	for d, mask := range masks {
-		ds[i] = deltaSwap{mask: mask, shift: uint8(d)}
+		ds[i] = games.DeltaSwap{Mask: mask, Shift: uint8(d)}
 		i++
 	}
 	return ds, true
@@ -643,35 +611,4 @@ func eq(a, b uint64) int {
 		return 1
 	}
 	return 0
-}
-
-// translate is Game.Translate of the piece with squares mask and in-place
-// key key: the piece's bounding box, and its cells shifted to the box's
-// corner with row stride the box's width, both planes at once.
-//
-// The columns the piece uses are its rows folded onto the first, in the
-// steps of k.fold. Shifting the key by the box's first square moves both
-// planes and leaves row r of the box at r*cols; the cells of the box are
-// then taken by a mask (the high plane's squares below the box land in
-// the low plane above it, outside the mask). A box narrower than the board
-// then closes its rows up to stride width by the steps of
-// k.closeUp[cols-width], which move the rows whose number has bit b set by
-// 2^b*(cols-width) squares, fewer bits first.
-func (k *kernel) translate(mask, key uint64) games.PieceKey {
-	cols := k.cols & 63
-	r0 := int(k.rowOf[bits.TrailingZeros64(mask)&31])
-	rows := int(k.rowOf[(63-bits.LeadingZeros64(mask))&31]) - r0 + 1
-	used := mask
-	for _, sh := range k.fold {
-		used |= used >> (sh & 63)
-	}
-	used &= k.rowMask
-	c0 := bits.TrailingZeros64(used)
-	width := 64 - bits.LeadingZeros64(used) - c0
-	box := (uint64(1)<<width - 1) * k.rowStarts[rows&63]
-	cells := key >> ((r0*cols + c0) & 63) & (box | box<<32)
-	for _, st := range k.closeUp[(cols-width)&31] {
-		cells = cells&^st.Mask | (cells&st.Mask)>>(st.Shift&63)
-	}
-	return games.MakePieceKey(rows, width, cells)
 }

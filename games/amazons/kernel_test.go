@@ -17,67 +17,42 @@ import (
 // squares also every position, under the start's group (keys that are not
 // the least of their orbits) and without symmetry.
 func TestKernelReachable(t *testing.T) {
-	type board struct {
-		rows, cols int
-		start      string
-	}
-	var boards []board
+	var boards []string
 	for r := 1; r <= 3; r++ {
 		for c := 1; c <= 3; c++ {
 			if r*c >= 2 {
-				boards = append(boards, board{r, c, ""})
+				boards = append(boards, fmt.Sprintf("%dx%d", r, c))
 			}
 		}
 	}
 	boards = append(boards,
-		board{1, 5, ""}, board{1, 7, ""}, board{2, 4, ""}, board{4, 2, ""},
-		board{2, 5, ""}, board{5, 2, ""}, board{3, 4, ""}, board{4, 3, ""},
+		"1x5", "1x7", "2x4", "4x2", "2x5", "5x2", "3x4", "4x3",
 		// Starts with burnt squares, regions apart, several amazons a
 		// side, and groups of other sizes: starts fixed by 4 and 8 maps,
 		// and by the identity alone.
-		board{1, 5, "x.o.x"},
-		board{1, 6, "x.##.o"},
-		board{2, 3, "x#o/..."},
-		board{2, 5, "x.#.o/o.#.x"},
-		board{3, 3, "x.o/.#./o.x"},
-		board{3, 3, "xx./.../..o"},
-		board{3, 3, "x.x/.#./o.o"},
-		board{3, 4, "x..o/.##./o..x"},
-		board{3, 4, "x#../..#o/...."},
-		board{4, 4, "x..o/.##./.##./o..x"},
-		board{4, 4, "x#o./#.#./.#../...#"},
-		board{2, 2, "x./.."},
-		board{2, 3, "..#/#.."},
+		"1x5-x.o.x",
+		"1x6-x.##.o",
+		"2x3-x#o/...",
+		"2x5-x.#.o/o.#.x",
+		"3x3-x.o/.#./o.x",
+		"3x3-xx./.../..o",
+		"3x3-x.x/.#./o.o",
+		"3x4-x..o/.##./o..x",
+		"3x4-x#../..#o/....",
+		"4x4-x..o/.##./.##./o..x",
+		"4x4-x#o./#.#./.#../...#",
+		"2x2-x./..",
+		"2x3-..#/#..",
 		// A start fixed by the half turn alone, whose bits move by more
 		// distances than the kernel's delta swaps hold.
-		board{3, 4, "x#../..../..#x"},
+		"3x4-x#../..../..#x",
 	)
-	sizes, ran := map[int]bool{}, 0
-	for _, b := range boards {
-		all := b.rows*b.cols <= 12
-		name := fmt.Sprintf("%dx%d", b.rows, b.cols)
-		if b.start != "" {
-			name += "-" + b.start
-		}
-		t.Run(name, func(t *testing.T) {
-			ran++
-			g := mustNew(t, b.rows, b.cols, b.start)
-			on := kerneltest.NewStartPair(t, g, true)
-			sizes[on.Group().Size()] = true
-			reps := kerneltest.Walk(t, g, true, on)
-			if !all || testing.Short() && b.rows*b.cols > 6 {
-				t.Logf("%d maps, %d representatives", on.Group().Size(), reps)
-				return
-			}
-			every := kerneltest.Walk(t, g, false, kerneltest.NewStartPair(t, g, true), kerneltest.NewStartPair(t, g, false))
-			t.Logf("%d maps, %d representatives, %d positions", on.Group().Size(), reps, every)
-		})
-	}
-	for _, n := range []int{1, 2, 4, 8} {
-		if ran == len(boards) && !sizes[n] {
-			t.Errorf("no start has a group of %d maps", n)
-		}
-	}
+	kerneltest.Reachable(t, boards, func(t *testing.T, b kerneltest.Board) games.Game {
+		return mustNew(t, b.Rows, b.Cols, b.Start)
+	}, func(b kerneltest.Board) bool {
+		sq := b.Rows * b.Cols
+		return sq <= 12 && !(testing.Short() && sq > 6)
+	}, 1, 2, 4, 8)
 }
 
 // randomKey is a random position of a board with squares full: each
@@ -116,43 +91,17 @@ func TestKernelRandom(t *testing.T) {
 	if testing.Short() {
 		n = 400
 	}
-	sizes := map[int]bool{}
-	for _, b := range []struct {
-		rows, cols int
-		start      string
-	}{
-		{4, 4, ""}, {4, 5, ""}, {5, 4, ""}, {5, 5, ""}, {3, 7, ""}, {5, 6, ""}, {6, 5, ""}, {4, 8, ""}, {8, 4, ""},
-		{1, 32, ""}, {32, 1, ""}, {2, 16, ""}, {3, 3, ""}, {2, 2, ""}, {1, 2, ""},
-		{4, 4, "x..o/..../..../o..x"}, {5, 5, "x...o/...../..#../...../o...x"},
-		{4, 4, "x#../..../..../..#x"}, {3, 3, "x#./.../.#x"},
-	} {
-		t.Run(fmt.Sprintf("%dx%d-%s", b.rows, b.cols, b.start), func(t *testing.T) {
-			g := mustNew(t, b.rows, b.cols, b.start)
-			empty := mustNew(t, b.rows, b.cols, "")
-			empty.start = 0
-			grAll := games.StartGroup(empty, true)
-			if want := len(g.KeyMaps()); grAll.Size() != want {
-				t.Fatalf("the empty board's group has %d maps, want %d", grAll.Size(), want)
-			}
-			pairs := []*kerneltest.Pair{kerneltest.NewStartPair(t, g, true), kerneltest.NewStartPair(t, g, false), kerneltest.NewPair(t, g, &grAll)}
-			for _, k := range pairs {
-				sizes[k.Group().Size()] = true
-			}
-			rng := rand.New(rand.NewPCG(uint64(b.rows), uint64(b.cols)))
-			full := g.Board().Full
-			for i := range n {
-				pos := randomKey(rng, full, i)
-				for _, k := range pairs {
-					k.Check(pos)
-				}
-			}
-		})
+	boards := []string{
+		"4x4", "4x5", "5x4", "5x5", "3x7", "5x6", "6x5", "4x8", "8x4",
+		"1x32", "32x1", "2x16", "3x3", "2x2", "1x2",
+		"4x4-x..o/..../..../o..x", "5x5-x...o/...../..#../...../o...x",
+		"4x4-x#../..../..../..#x", "3x3-x#./.../.#x",
 	}
-	for _, n := range []int{1, 2, 4, 8, 16} {
-		if !sizes[n] {
-			t.Errorf("no group of %d maps", n)
-		}
-	}
+	kerneltest.Random(t, boards, n, func(t *testing.T, b kerneltest.Board) (games.Game, games.Game) {
+		empty := mustNew(t, b.Rows, b.Cols, "")
+		empty.start = 0
+		return mustNew(t, b.Rows, b.Cols, b.Start), empty
+	}, randomKey, 1, 2, 4, 8, 16)
 }
 
 // TestKernelByHand checks the Visit of a position whose pieces and moves
@@ -256,7 +205,7 @@ func TestKernelTranslate(t *testing.T) {
 		for i := range 2000 {
 			pos := randomKey(rng, full, i)
 			for _, p := range g.Pieces(pos, nil) {
-				if got, want := k.translate(p.Mask, p.Key), g.Translate(p.Key); got != want {
+				if got, want := k.tr.Translate(p.Mask, p.Key), g.Translate(p.Key); got != want {
 					t.Fatalf("%dx%d: translate of %s: %+v, want %+v", sh[0], sh[1], g.Format(p.Key), got, want)
 				}
 			}
@@ -287,7 +236,7 @@ func TestInvolutionSwaps(t *testing.T) {
 			}
 			for i := range 200 {
 				pos := randomKey(rng, g.Board().Full, i)
-				got := bits.RotateLeft64(ds[3].apply(ds[2].apply(ds[1].apply(ds[0].apply(pos)))), rot)
+				got := bits.RotateLeft64(ds[3].Apply(ds[2].Apply(ds[1].Apply(ds[0].Apply(pos)))), rot)
 				if want := m.Apply(pos); got != want {
 					t.Fatalf("%dx%d: %v (swap %v) of %s: %s, want %s", sh[0], sh[1], m.Sym, m.Swap, g.Format(pos), g.Format(got), g.Format(want))
 				}

@@ -16,6 +16,8 @@ const MaxSquares = 32
 
 // Game is Clobber on one board from one start.
 type Game struct {
+	// PlaneDiagrams draws positions and pieces in cells.
+	games.PlaneDiagrams
 	maps        []*games.KeyMap
 	b           games.Board
 	start       uint64
@@ -32,7 +34,7 @@ func New(rows, cols int, start string) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{b: b, maps: games.BoardMaps(b, 2, true, false)}
+	g := &Game{PlaneDiagrams: games.NewPlaneDiagrams(b, &cells), b: b, maps: games.BoardMaps(b, 2, true, false)}
 	if start == "" {
 		var black uint64
 		for r := 0; r < rows; r++ {
@@ -126,18 +128,7 @@ func (g *Game) Expand(pos uint64, pieces []games.Piece, dst []uint64, m *games.M
 				mine, theirs, shift = white&p.Mask, black, 32
 			}
 			for dir := 0; dir < 4; dir++ {
-				var targets uint64
-				var delta int
-				switch dir {
-				case 0:
-					targets, delta = b.East(mine)&theirs, 1
-				case 1:
-					targets, delta = b.West(mine)&theirs, -1
-				case 2:
-					targets, delta = b.South(mine)&theirs, b.Cols
-				case 3:
-					targets, delta = b.North(mine)&theirs, -b.Cols
-				}
+				targets, delta := captures(&b, dir, mine, theirs)
 				for ; targets != 0; targets &= targets - 1 {
 					t := bits.TrailingZeros64(targets)
 					from, to := uint64(1)<<(t-delta), uint64(1)<<t
@@ -195,46 +186,18 @@ func (g *Game) Classes(k games.PieceKey) (sym, neg games.PieceKey, selfNegative 
 // Size is the number of stones of the piece.
 func (g *Game) Size(k games.PieceKey) int { return bits.OnesCount64(k.Lo) }
 
-// Picture draws a translated piece.
-func (g *Game) Picture(k games.PieceKey) string {
-	rows, cols := k.Dims()
-	return games.FormatDiagramPlanes(rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
-}
-
 // CGSuiteRuleset is the CGSuite expression that builds a Clobber position
 // from a grid string: game.grid.Clobber("xo|ox").
 const CGSuiteRuleset = "game.grid.Clobber"
 
-// CGSuite draws a translated piece as a grid string for game.grid.Clobber.
-// Its CharMap is ".xo" (GenClobber.cgs under
-// lib/core/src/main/resources/org/cgsuite/lang/resources/game/grid/ in
-// CGSuite; Clobber is GenClobber() in constants.cgs there): '.' empty,
-// 'x' a Left (Black) stone, 'o' a Right (White) stone, the spec's
-// characters. A cell of the box outside the piece is empty: a stone moves
-// only onto an opposing stone, so an empty square takes no part in the game
-// and CGSuite's Decomposition splits the grid at empty squares.
-func (g *Game) CGSuite(k games.PieceKey) string {
-	rows, cols := k.Dims()
-	return games.FormatCGSuitePlanes(rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
-}
-
-// AppendPicture appends Picture(k) to dst.
-func (g *Game) AppendPicture(dst []byte, k games.PieceKey) []byte {
-	rows, cols := k.Dims()
-	return games.AppendDiagramPlanes(dst, rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
-}
-
-// AppendCGSuite appends CGSuite(k) to dst.
-func (g *Game) AppendCGSuite(dst []byte, k games.PieceKey) []byte {
-	rows, cols := k.Dims()
-	return games.AppendCGSuitePlanes(dst, rows, cols, k.Lo&0xffffffff, k.Lo>>32, &cells)
-}
-
-// Format draws a position.
-func (g *Game) Format(pos uint64) string {
-	return games.FormatDiagramPlanes(g.b.Rows, g.b.Cols, pos&0xffffffff, pos>>32, &cells)
-}
-
 // cells are the characters of a square by its bits in the Black and the
 // White plane; a square in both (no key of a position) draws as Black.
+//
+// They are also the CharMap ".xo" of game.grid.Clobber (GenClobber.cgs
+// under lib/core/src/main/resources/org/cgsuite/lang/resources/game/grid/
+// in CGSuite; Clobber is GenClobber() in constants.cgs there): '.' empty,
+// 'x' a Left (Black) stone, 'o' a Right (White) stone, the spec's
+// characters. A cell of the box outside a piece is empty: a stone moves
+// only onto an opposing stone, so an empty square takes no part in the
+// game and CGSuite's Decomposition splits the grid at empty squares.
 var cells = [4]byte{'.', 'x', 'o', 'x'}

@@ -34,22 +34,9 @@ const (
 func (g *Game) NewKernel(gr *games.Group) games.Kernel {
 	b := g.b
 	n, sq, cols := gr.Size(), b.Squares(), b.Cols
-	k := &kernel{gr: gr, n: n, cols: cols, wide: cols > 8, rowMask: uint64(1)<<cols - 1}
-	var first uint64
-	for s := range sq {
-		k.rowOf[s] = uint8(s / cols)
-		if s%cols == 0 {
-			first |= 1 << s
-		}
-	}
-	top := k.rowMask
-	k.notFirst, k.notLast = b.Full&^first, b.Full&^(first<<(cols-1))
-	for h := 1; h < b.Rows; h *= 2 {
-		k.fold = append(k.fold, h*cols)
-	}
-	for d := 1; d < cols; d++ {
-		k.closeUp[d] = games.CloseUpSteps(b.Rows, cols, d, 2)
-	}
+	k := &kernel{gr: gr, n: n, cols: cols, wide: cols > 8, tr: games.NewPlaneTranslator(b)}
+	top := uint64(1)<<cols - 1
+	k.notFirst, k.notLast = b.InnerColumns()
 	both := func(m uint64) uint64 { return m | m<<32 }
 	k.land = [4]uint64{both(k.notFirst), both(k.notLast), both(b.Full &^ top), both(b.Full &^ (top << (sq - cols)))}
 	maps := gr.Maps()
@@ -123,19 +110,11 @@ type kernel struct {
 	gr *games.Group
 	// n is the number of maps of the group.
 	n int
-	// cols is the board's width, wide says it is over 8, and rowMask has
-	// a bit for each column; rowOf[s] is the row of square s; notFirst and
-	// notLast are the board without its first or last column. fold are the
-	// shifts that fold the board's rows onto its first, and closeUp[d] the
-	// steps that close up the rows of a piece d squares narrower than the
-	// board (see translate).
+	// cols is the board's width and wide says it is over 8; notFirst and
+	// notLast are the board without its first or last column.
 	cols              int
 	wide              bool
-	rowMask           uint64
-	rowOf             [32]uint8
 	notFirst, notLast uint64
-	fold              []int
-	closeUp           [32][]games.RowStep
 	// land[d] holds, in both planes, the squares a capture in direction d
 	// (east, west, south, north) can land on.
 	land [4]uint64
@@ -153,6 +132,8 @@ type kernel struct {
 	img  [games.MaxMaps]uint64
 	comp [32]uint64
 	size [32]int
+	// tr translates the pieces.
+	tr games.PlaneTranslator
 }
 
 // Visit fills v for pos and adds its moves to m, as the plain kernel does.
@@ -198,7 +179,7 @@ func (k *kernel) Visit(pos uint64, v *games.Visit, m *games.MoveStats, successor
 		// it.
 		p := &v.Pieces[last]
 		v.InPlace = append(v.InPlace, v.DeadFree)
-		v.Translated = append(v.Translated, k.translate(p.Mask, p.Key))
+		v.Translated = append(v.Translated, k.tr.Translate(p.Mask, p.Key))
 		k.movedPiece(m, row, p.Size, moves, w, len(v.Pieces) >= 2)
 	} else if live > 1 {
 		for _, p := range v.Pieces {
@@ -209,7 +190,7 @@ func (k *kernel) Visit(pos uint64, v *games.Visit, m *games.MoveStats, successor
 			count := bits.OnesCount64(caps[0]&both) + bits.OnesCount64(caps[1]&both) +
 				bits.OnesCount64(caps[2]&both) + bits.OnesCount64(caps[3]&both)
 			v.InPlace = append(v.InPlace, k.gr.Canon(p.Key))
-			v.Translated = append(v.Translated, k.translate(p.Mask, p.Key))
+			v.Translated = append(v.Translated, k.tr.Translate(p.Mask, p.Key))
 			k.movedPiece(m, row, p.Size, count, w, true)
 		}
 	}
@@ -377,35 +358,6 @@ func (k *kernel) successors(out *[maxMoves]uint64, caps *[4]uint64) int {
 		}
 	}
 	return i
-}
-
-// translate is Game.Translate of the piece with squares mask and in-place
-// key key: the piece's bounding box, and its cells shifted to the box's
-// corner with row stride the box's width, both planes at once.
-//
-// The columns the piece uses are its rows folded onto the first, in the
-// steps of k.fold. Shifting the key by the box's first square moves both
-// planes (no stone lies below that square to cross from one plane to the
-// other) and leaves row r of the box at r*cols; a box narrower than the
-// board then closes its rows up to stride width by the steps of
-// k.closeUp[cols-width], which move the rows whose number has bit b set
-// by 2^b*(cols-width) squares, fewer bits first.
-func (k *kernel) translate(mask, key uint64) games.PieceKey {
-	cols := k.cols & 63
-	r0 := int(k.rowOf[bits.TrailingZeros64(mask)&31])
-	rows := int(k.rowOf[(63-bits.LeadingZeros64(mask))&31]) - r0 + 1
-	used := mask
-	for _, sh := range k.fold {
-		used |= used >> (sh & 63)
-	}
-	used &= k.rowMask
-	c0 := bits.TrailingZeros64(used)
-	width := 64 - bits.LeadingZeros64(used) - c0
-	cells := key >> ((r0*cols + c0) & 63)
-	for _, st := range k.closeUp[(cols-width)&31] {
-		cells = cells&^st.Mask | (cells&st.Mask)>>(st.Shift&63)
-	}
-	return games.MakePieceKey(rows, width, cells)
 }
 
 // nonzero is 1 when x is not 0, 0 otherwise.

@@ -16,58 +16,32 @@ import (
 // the start's group (keys that are not the least of their orbits) and
 // without symmetry.
 func TestKernelReachable(t *testing.T) {
-	type board struct {
-		rows, cols int
-		start      string
-	}
-	var boards []board
+	var boards []string
 	for r := 1; r <= 3; r++ {
 		for c := 1; c <= 4; c++ {
-			boards = append(boards, board{r, c, ""})
+			boards = append(boards, fmt.Sprintf("%dx%d", r, c))
 		}
 	}
+	boards = append(boards, "4x1", "4x3", "5x2", "2x6")
+	if !testing.Short() {
+		boards = append(boards, "4x4", "3x5")
+	}
 	boards = append(boards,
-		board{4, 1, ""}, board{4, 3, ""}, board{5, 2, ""}, board{2, 6, ""}, board{4, 4, ""}, board{3, 5, ""},
 		// Starts with gaps: dead stones, pieces of one colour, and groups
 		// of other sizes (a start fixed by one map, by none, by the colour
 		// swap with a flip).
-		board{3, 4, "xo.x/o.ox/xxo."},
-		board{3, 3, "xox/o.o/xox"},
-		board{3, 3, "xo./.x./..o"},
-		board{2, 4, "xo.o/ox.x"},
-		board{4, 4, "xo.x/o..o/x..x/oxoo"},
-		board{4, 4, "xoxo/o..x/x..o/oxox"},
-		board{1, 7, "xoxo.ox"},
-		board{3, 5, "x.o.x/.oxo./x.o.x"},
+		"3x4-xo.x/o.ox/xxo.",
+		"3x3-xox/o.o/xox",
+		"3x3-xo./.x./..o",
+		"2x4-xo.o/ox.x",
+		"4x4-xo.x/o..o/x..x/oxoo",
+		"4x4-xoxo/o..x/x..o/oxox",
+		"1x7-xoxo.ox",
+		"3x5-x.o.x/.oxo./x.o.x",
 	)
-	sizes := map[int]bool{}
-	for _, b := range boards {
-		big := b.rows*b.cols > 12
-		if testing.Short() && big && b.start == "" {
-			continue
-		}
-		name := fmt.Sprintf("%dx%d", b.rows, b.cols)
-		if b.start != "" {
-			name += "-" + b.start
-		}
-		t.Run(name, func(t *testing.T) {
-			g := mustNew(t, b.rows, b.cols, b.start)
-			on := kerneltest.NewStartPair(t, g, true)
-			sizes[on.Group().Size()] = true
-			reps := kerneltest.Walk(t, g, true, on)
-			if big {
-				t.Logf("%d maps, %d representatives", on.Group().Size(), reps)
-				return
-			}
-			all := kerneltest.Walk(t, g, false, kerneltest.NewStartPair(t, g, true), kerneltest.NewStartPair(t, g, false))
-			t.Logf("%d maps, %d representatives, %d positions", on.Group().Size(), reps, all)
-		})
-	}
-	for _, n := range []int{1, 2, 4, 8} {
-		if !sizes[n] {
-			t.Errorf("no start has a group of %d maps", n)
-		}
-	}
+	kerneltest.Reachable(t, boards, func(t *testing.T, b kerneltest.Board) games.Game {
+		return mustNew(t, b.Rows, b.Cols, b.Start)
+	}, func(b kerneltest.Board) bool { return b.Rows*b.Cols <= 12 }, 1, 2, 4, 8)
 }
 
 // TestKernelRandom compares Clobber's kernel with the plain kernel on
@@ -80,55 +54,32 @@ func TestKernelRandom(t *testing.T) {
 	if testing.Short() {
 		n = 1000
 	}
-	sizes := map[int]bool{}
-	for _, b := range []struct {
-		rows, cols int
-		start      string
-	}{
-		{5, 5, ""}, {4, 5, ""}, {3, 7, ""}, {4, 4, ""}, {4, 8, ""}, {8, 4, ""}, {1, 32, ""}, {32, 1, ""},
-		{6, 5, ""}, {2, 2, ""}, {1, 1, ""}, {2, 4, "xo.o/ox.x"}, {5, 5, "x...o/...../..x../...../o...x"},
-	} {
-		t.Run(fmt.Sprintf("%dx%d-%s", b.rows, b.cols, b.start), func(t *testing.T) {
-			g := mustNew(t, b.rows, b.cols, b.start)
-			empty := mustNew(t, b.rows, b.cols, "")
-			empty.start = 0
-			grAll := games.StartGroup(empty, true)
-			if want := len(g.KeyMaps()); grAll.Size() != want {
-				t.Fatalf("the empty start's group has %d maps, want %d", grAll.Size(), want)
-			}
-			pairs := []*kerneltest.Pair{kerneltest.NewStartPair(t, g, true), kerneltest.NewStartPair(t, g, false), kerneltest.NewPair(t, g, &grAll)}
-			for _, k := range pairs {
-				sizes[k.Group().Size()] = true
-			}
-			rng := rand.New(rand.NewPCG(uint64(b.rows), uint64(b.cols)))
-			full := g.Board().Full
-			for i := range n {
-				stones := rng.Uint64()
-				switch i % 4 {
-				case 1:
-					stones &= rng.Uint64()
-				case 2:
-					stones |= rng.Uint64()
-				case 3:
-					stones &= rng.Uint64() & rng.Uint64()
-				}
-				stones &= full
-				black := stones & rng.Uint64()
-				pos := black | (stones&^black)<<32
-				for _, k := range pairs {
-					k.Check(pos)
-				}
-			}
-			for _, k := range pairs {
-				k.Finish()
-			}
-		})
+	boards := []string{
+		"5x5", "4x5", "3x7", "4x4", "4x8", "8x4", "1x32", "32x1",
+		"6x5", "2x2", "1x1", "2x4-xo.o/ox.x", "5x5-x...o/...../..x../...../o...x",
 	}
-	for _, n := range []int{1, 2, 4, 8, 16} {
-		if !sizes[n] {
-			t.Errorf("no group of %d maps", n)
-		}
+	kerneltest.Random(t, boards, n, func(t *testing.T, b kerneltest.Board) (games.Game, games.Game) {
+		empty := mustNew(t, b.Rows, b.Cols, "")
+		empty.start = 0
+		return mustNew(t, b.Rows, b.Cols, b.Start), empty
+	}, randomKey, 1, 2, 4, 8, 16)
+}
+
+// randomKey is a random position of a board with squares full: random
+// squares at a density chosen by i, each Black or White.
+func randomKey(rng *rand.Rand, full uint64, i int) uint64 {
+	stones := rng.Uint64()
+	switch i % 4 {
+	case 1:
+		stones &= rng.Uint64()
+	case 2:
+		stones |= rng.Uint64()
+	case 3:
+		stones &= rng.Uint64() & rng.Uint64()
 	}
+	stones &= full
+	black := stones & rng.Uint64()
+	return black | (stones&^black)<<32
 }
 
 // TestSymImages checks the group's SymImages against every map's Apply,

@@ -18,18 +18,7 @@ func (g *Game) Options(pos uint64, left bool, dst []uint64) []uint64 {
 	}
 	b := g.b
 	for dir := 0; dir < 4; dir++ {
-		var targets uint64
-		var delta int
-		switch dir {
-		case 0:
-			targets, delta = b.East(mine)&theirs, 1
-		case 1:
-			targets, delta = b.West(mine)&theirs, -1
-		case 2:
-			targets, delta = b.South(mine)&theirs, b.Cols
-		case 3:
-			targets, delta = b.North(mine)&theirs, -b.Cols
-		}
+		targets, delta := captures(&b, dir, mine, theirs)
 		for ; targets != 0; targets &= targets - 1 {
 			t := bits.TrailingZeros64(targets)
 			from, to := uint64(1)<<(t-delta), uint64(1)<<t
@@ -37,6 +26,22 @@ func (g *Game) Options(pos uint64, left bool, dst []uint64) []uint64 {
 		}
 	}
 	return dst
+}
+
+// captures is the squares onto which the stones mine capture stones of
+// theirs in direction dir (0 east, 1 west, 2 south, 3 north), and the
+// distance delta of such a capture: the capturing stone is at t-delta for
+// a target t.
+func captures(b *games.Board, dir int, mine, theirs uint64) (targets uint64, delta int) {
+	switch dir {
+	case 0:
+		return b.East(mine) & theirs, 1
+	case 1:
+		return b.West(mine) & theirs, -1
+	case 2:
+		return b.South(mine) & theirs, b.Cols
+	}
+	return b.North(mine) & theirs, -b.Cols
 }
 
 // PiecePosition is the translated piece itself: its cells are a position

@@ -35,14 +35,10 @@ func (g *Game) NewKernel(gr *games.Group) games.Kernel {
 	b := g.b
 	n, sq, rows, cols := gr.Size(), b.Squares(), b.Rows, b.Cols
 	k := &kernel{gr: gr, n: n, full: b.Full, cols: uint(cols), small: rows <= 8 && cols <= 8, rowMask: ^uint64(0) >> (64 - cols)}
-	var first uint64
 	for s := range sq {
 		k.rowOf[s] = uint8(s / cols)
-		if s%cols == 0 {
-			first |= 1 << s
-		}
 	}
-	k.notFirst, k.notLast = b.Full&^first, b.Full&^(first<<(cols-1))
+	k.notFirst, k.notLast = b.InnerColumns()
 	for i, h := 0, 1; h < rows; i, h = i+1, h*2 {
 		k.fold[i] = uint8(h * cols)
 	}
@@ -63,7 +59,7 @@ func (g *Game) NewKernel(gr *games.Group) games.Kernel {
 	}
 	k.hs = uint8(64 - sq)
 	for r := 0; k.rect && r < rows-1-r; r++ {
-		k.rowSwaps[r] = deltaSwap{mask: k.rowMask << (r * cols), shift: uint8((rows - 1 - 2*r) * cols)}
+		k.rowSwaps[r] = games.DeltaSwap{Mask: k.rowMask << (r * cols), Shift: uint8((rows - 1 - 2*r) * cols)}
 	}
 	k.rows4 = rows/2 > 2
 	k.dominoes(b, maps)
@@ -138,7 +134,7 @@ type kernel struct {
 	rect     bool
 	rows4    bool
 	hs       uint8
-	rowSwaps [4]deltaSwap
+	rowSwaps [4]games.DeltaSwap
 	// full has a bit for every square of the board, cols is its width and
 	// rowMask has a bit for each column; rowOf[s] is the row of square s;
 	// notFirst and notLast are the board without its first or last
@@ -334,25 +330,13 @@ func (k *kernel) images(key uint64, dst *[games.MaxMaps]uint64) {
 func (k *kernel) flips(key uint64) (r, c, h uint64) {
 	h = bits.Reverse64(key) >> (k.hs & 63)
 	d := &k.rowSwaps
-	r = d[1].apply(d[0].apply(key))
-	c = d[1].apply(d[0].apply(h))
+	r = d[1].Apply(d[0].Apply(key))
+	c = d[1].Apply(d[0].Apply(h))
 	if k.rows4 {
-		r = d[3].apply(d[2].apply(r))
-		c = d[3].apply(d[2].apply(c))
+		r = d[3].Apply(d[2].Apply(r))
+		c = d[3].Apply(d[2].Apply(c))
 	}
 	return r, c, h
-}
-
-// A deltaSwap exchanges every bit i of mask with bit i+shift.
-type deltaSwap struct {
-	mask  uint64
-	shift uint8
-}
-
-// apply is the delta swap d of x.
-func (d *deltaSwap) apply(x uint64) uint64 {
-	t := (x>>(d.shift&63) ^ x) & d.mask
-	return x ^ t ^ t<<(d.shift&63)
 }
 
 // least is the least of the first n keys of x.

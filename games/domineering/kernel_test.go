@@ -16,58 +16,32 @@ import (
 // position, under the start's group (keys that are not the least of their
 // orbits) and without symmetry.
 func TestKernelReachable(t *testing.T) {
-	type board struct {
-		rows, cols int
-		start      string
-	}
-	var boards []board
+	var boards []string
 	for r := 1; r <= 4; r++ {
 		for c := 1; c <= 4; c++ {
-			boards = append(boards, board{r, c, ""})
+			boards = append(boards, fmt.Sprintf("%dx%d", r, c))
 		}
 	}
+	boards = append(boards, "2x7", "7x2", "1x9", "9x1", "3x5", "4x5")
+	if !testing.Short() {
+		boards = append(boards, "5x5")
+	}
 	boards = append(boards,
-		board{2, 7, ""}, board{7, 2, ""}, board{1, 9, ""}, board{9, 1, ""}, board{3, 5, ""}, board{4, 5, ""}, board{5, 5, ""},
 		// Starts with covered squares: a start fixed by the transpose
 		// alone, by none of the other maps, by the half turn and the
 		// transposes, by the column flip alone, and by all four maps of a
 		// rectangle.
-		board{3, 3, "#../.../..."},
-		board{3, 3, "##./.../..."},
-		board{4, 4, "#.../..../..../...#"},
-		board{3, 4, "#..#/..../...."},
-		board{3, 5, "..#../...../..#.."},
-		board{4, 4, ".#../#.../...#/..#."},
-		board{2, 6, "#....#/#....#"},
+		"3x3-#../.../...",
+		"3x3-##./.../...",
+		"4x4-#.../..../..../...#",
+		"3x4-#..#/..../....",
+		"3x5-..#../...../..#..",
+		"4x4-.#../#.../...#/..#.",
+		"2x6-#....#/#....#",
 	)
-	sizes := map[int]bool{}
-	for _, b := range boards {
-		big := b.rows*b.cols > 16
-		if testing.Short() && b.rows*b.cols > 20 {
-			continue
-		}
-		name := fmt.Sprintf("%dx%d", b.rows, b.cols)
-		if b.start != "" {
-			name += "-" + b.start
-		}
-		t.Run(name, func(t *testing.T) {
-			g := mustNew(t, b.rows, b.cols, b.start)
-			on := kerneltest.NewStartPair(t, g, true)
-			sizes[on.Group().Size()] = true
-			reps := kerneltest.Walk(t, g, true, on)
-			if big {
-				t.Logf("%d maps, %d representatives", on.Group().Size(), reps)
-				return
-			}
-			all := kerneltest.Walk(t, g, false, kerneltest.NewStartPair(t, g, true), kerneltest.NewStartPair(t, g, false))
-			t.Logf("%d maps, %d representatives, %d positions", on.Group().Size(), reps, all)
-		})
-	}
-	for _, n := range []int{1, 2, 4, 8} {
-		if !sizes[n] {
-			t.Errorf("no start has a group of %d maps", n)
-		}
-	}
+	kerneltest.Reachable(t, boards, func(t *testing.T, b kerneltest.Board) games.Game {
+		return mustNew(t, b.Rows, b.Cols, b.Start)
+	}, func(b kerneltest.Board) bool { return b.Rows*b.Cols <= 16 }, 1, 2, 4, 8)
 }
 
 // TestKernelRandom compares Domineering's kernel with the plain kernel on
@@ -79,58 +53,33 @@ func TestKernelRandom(t *testing.T) {
 	if testing.Short() {
 		n = 500
 	}
-	sizes := map[int]bool{}
-	for _, b := range []struct {
-		rows, cols int
-		start      string
-	}{
-		{8, 8, ""}, {6, 6, ""}, {5, 7, ""}, {7, 5, ""}, {5, 5, ""}, {4, 4, ""}, {5, 6, ""}, {7, 9, ""}, {9, 7, ""},
-		{4, 16, ""}, {16, 4, ""}, {2, 32, ""}, {32, 2, ""}, {1, 64, ""}, {64, 1, ""}, {3, 21, ""}, {1, 1, ""}, {2, 2, ""},
-		{3, 3, "#../.../..."}, {4, 4, "#.../..../..../...#"},
-	} {
-		t.Run(fmt.Sprintf("%dx%d-%s", b.rows, b.cols, b.start), func(t *testing.T) {
-			g := mustNew(t, b.rows, b.cols, b.start)
-			empty := mustNew(t, b.rows, b.cols, "")
-			grAll := games.StartGroup(empty, true)
-			if want := len(g.KeyMaps()); grAll.Size() != want {
-				t.Fatalf("the empty start's group has %d maps, want %d", grAll.Size(), want)
-			}
-			pairs := []*kerneltest.Pair{kerneltest.NewStartPair(t, g, true), kerneltest.NewStartPair(t, g, false), kerneltest.NewPair(t, g, &grAll)}
-			for _, k := range pairs {
-				sizes[k.Group().Size()] = true
-			}
-			rng := rand.New(rand.NewPCG(uint64(b.rows), uint64(b.cols)))
-			full := g.Board().Full
-			for i := range n {
-				pos := rng.Uint64()
-				switch i % 6 {
-				case 1:
-					pos &= rng.Uint64()
-				case 2:
-					pos |= rng.Uint64()
-				case 3:
-					pos &= rng.Uint64() & rng.Uint64()
-				case 4:
-					pos |= rng.Uint64() | rng.Uint64()
-				case 5:
-					pos |= rng.Uint64() | rng.Uint64() | rng.Uint64()
-				}
-				pos &= full
-				for _, k := range pairs {
-					k.Check(pos)
-				}
-			}
-			for _, k := range pairs {
-				k.Check(0)
-				k.Check(full)
-			}
-		})
+	boards := []string{
+		"8x8", "6x6", "5x7", "7x5", "5x5", "4x4", "5x6", "7x9", "9x7",
+		"4x16", "16x4", "2x32", "32x2", "1x64", "64x1", "3x21", "1x1", "2x2",
+		"3x3-#../.../...", "4x4-#.../..../..../...#",
 	}
-	for _, n := range []int{1, 2, 4, 8} {
-		if !sizes[n] {
-			t.Errorf("no group of %d maps", n)
-		}
+	kerneltest.Random(t, boards, n, func(t *testing.T, b kerneltest.Board) (games.Game, games.Game) {
+		return mustNew(t, b.Rows, b.Cols, b.Start), mustNew(t, b.Rows, b.Cols, "")
+	}, randomKey, 1, 2, 4, 8)
+}
+
+// randomKey is a random position of a board with squares full, its
+// squares covered at a density chosen by i.
+func randomKey(rng *rand.Rand, full uint64, i int) uint64 {
+	pos := rng.Uint64()
+	switch i % 6 {
+	case 1:
+		pos &= rng.Uint64()
+	case 2:
+		pos |= rng.Uint64()
+	case 3:
+		pos &= rng.Uint64() & rng.Uint64()
+	case 4:
+		pos |= rng.Uint64() | rng.Uint64()
+	case 5:
+		pos |= rng.Uint64() | rng.Uint64() | rng.Uint64()
 	}
+	return pos & full
 }
 
 // TestSymImages checks the group's SymImages against every map's Apply,

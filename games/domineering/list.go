@@ -320,10 +320,37 @@ func newListing(b games.Board, start uint64) (*listing, []int) {
 func (lt *listing) automaton(b games.Board, avail []int, maxStates int) error {
 	w, l := lt.w, lt.l
 	size := 1 << w
-	// flat[r] is whether horizontal dominoes tile the line mask r: every
-	// run of adjacent squares has even length.
-	flat := make([]bool, size)
-	for r := range size {
+	flat := flatMasks(w)
+	cur := []sigma{{1}} // the state of level 0: nothing sticks out
+	lt.states = []int{1}
+	down := make([]sigma, size) // down[r]: the ways out of squares r left after v
+	acc := make([]sigma, size)  // acc[x]: the next state reading x
+	for i := 0; i < l; i++ {
+		order := lineOrder(w, avail[i])
+		lineDown(down, flat, avail[i], avail[i+1])
+		lv := level{ids: make(map[sigma]int32), off: make([]int32, 0, len(cur)*(w+2))}
+		for _, st := range cur {
+			readLine(acc, &st, order, down, avail[i])
+			if !lv.addChildren(acc, order, w, maxStates) {
+				return fmt.Errorf("domineering %s: over %d listing states before line %d", b, maxStates, i+1)
+			}
+		}
+		lt.off = append(lt.off, lv.off)
+		lt.kids = append(lt.kids, lv.kids)
+		lt.states = append(lt.states, len(lv.states))
+		cur = lv.states
+	}
+	if len(cur) != 1 || cur[0] != (sigma{1}) {
+		return fmt.Errorf("domineering %s: listing ends in %d states", b, len(cur))
+	}
+	return nil
+}
+
+// flatMasks is, for every line mask r of w squares, whether horizontal
+// dominoes tile it: every run of adjacent squares has even length.
+func flatMasks(w int) []bool {
+	flat := make([]bool, 1<<w)
+	for r := range flat {
 		flat[r] = true
 		for m := r; m != 0; {
 			run := bits.TrailingZeros(uint(^(m >> bits.TrailingZeros(uint(m))))) // squares in the lowest run
@@ -334,89 +361,104 @@ func (lt *listing) automaton(b games.Board, avail []int, maxStates int) error {
 			m &= m + (m & -m) // clear the lowest run
 		}
 	}
+	return flat
+}
 
-	cur := []sigma{{1}} // the state of level 0: nothing sticks out
-	lt.states = []int{1}
-	stride := w + 2
-	down := make([]sigma, size) // down[r]: the ways out of squares r left after v
-	acc := make([]sigma, size)  // acc[x]: the next state reading x
-	for i := 0; i < l; i++ {
-		// The line masks inside avail[i] by squares, then by value: the
-		// order of the children.
-		var order []int
-		for p := 0; p <= w; p++ {
-			for x := 0; x < size; x++ {
-				if x&^avail[i] == 0 && bits.OnesCount(uint(x)) == p {
-					order = append(order, x)
-				}
+// lineOrder is the line masks inside avail by squares, then by value: the
+// order of the children of a state.
+func lineOrder(w, avail int) []int {
+	var order []int
+	for p := 0; p <= w; p++ {
+		for x := 0; x < 1<<w; x++ {
+			if x&^avail == 0 && bits.OnesCount(uint(x)) == p {
+				order = append(order, x)
 			}
 		}
-		for r := range size {
-			down[r] = sigma{}
-			if r&^avail[i] != 0 {
-				continue
+	}
+	return order
+}
+
+// lineDown sets down[r], for every line mask r inside avail (the squares
+// of the line the start left empty), to the ways dominoes can stick out
+// of r into the next line: the masks u of r inside availNext, the next
+// line's avail, with horizontal dominoes tiling the rest of r. It is
+// empty for the other r.
+func lineDown(down []sigma, flat []bool, avail, availNext int) {
+	for r := range down {
+		down[r] = sigma{}
+		if r&^avail != 0 {
+			continue
+		}
+		for u := r & availNext; ; u = (u - 1) & r & availNext {
+			if flat[r&^u] {
+				down[r][u>>6] |= 1 << (u & 63)
 			}
-			for u := r & avail[i+1]; ; u = (u - 1) & r & avail[i+1] {
-				if flat[r&^u] {
-					down[r][u>>6] |= 1 << (u & 63)
-				}
-				if u == 0 {
+			if u == 0 {
+				break
+			}
+		}
+	}
+}
+
+// readLine sets acc[x], for every line mask x of order, to the state that
+// reading x from state st leads to: the union over the ways v of st inside
+// x of down[x&^v]. It is empty where no way fits.
+func readLine(acc []sigma, st *sigma, order []int, down []sigma, avail int) {
+	for _, x := range order {
+		acc[x] = sigma{}
+	}
+	for wd, word := range st {
+		for ; word != 0; word &= word - 1 {
+			v := wd<<6 | bits.TrailingZeros64(word)
+			rest := avail &^ v
+			for y := rest; ; y = (y - 1) & rest {
+				acc[v|y].or(&down[y])
+				if y == 0 {
 					break
 				}
 			}
 		}
-		ids := make(map[sigma]int32)
-		var next []sigma
-		off := make([]int32, 0, len(cur)*stride)
-		var kids []uint32
-		for _, st := range cur {
-			for _, x := range order {
-				acc[x] = sigma{}
-			}
-			for wd, word := range st {
-				for ; word != 0; word &= word - 1 {
-					v := wd<<6 | bits.TrailingZeros64(word)
-					rest := avail[i] &^ v
-					for y := rest; ; y = (y - 1) & rest {
-						acc[v|y].or(&down[y])
-						if y == 0 {
-							break
-						}
-					}
-				}
-			}
-			p := -1
-			for _, x := range order {
-				for ; p < bits.OnesCount(uint(x)); p++ {
-					off = append(off, int32(len(kids)))
-				}
-				if acc[x] == (sigma{}) {
-					continue
-				}
-				id, ok := ids[acc[x]]
-				if !ok {
-					id = int32(len(next))
-					if int(id) >= maxStates {
-						return fmt.Errorf("domineering %s: over %d listing states before line %d", b, maxStates, i+1)
-					}
-					ids[acc[x]] = id
-					next = append(next, acc[x])
-				}
-				kids = append(kids, uint32(x)|uint32(id)<<8)
-			}
-			for ; p <= w; p++ {
-				off = append(off, int32(len(kids)))
-			}
+	}
+}
+
+// level is the automaton being built at one line boundary: its states,
+// numbered in the order they are first reached, and the children of the
+// states of the boundary before it, laid out as listing's off and kids.
+type level struct {
+	ids    map[sigma]int32
+	states []sigma
+	off    []int32
+	kids   []uint32
+}
+
+// addChildren appends the children of one state, the line masks x of order
+// with a non-empty acc[x] leading to state acc[x], numbering the states
+// not met before. It reports false when a state would be numbered
+// maxStates.
+func (lv *level) addChildren(acc []sigma, order []int, w, maxStates int) bool {
+	p := -1
+	for _, x := range order {
+		for ; p < bits.OnesCount(uint(x)); p++ {
+			lv.off = append(lv.off, int32(len(lv.kids)))
 		}
-		lt.off = append(lt.off, off)
-		lt.kids = append(lt.kids, kids)
-		lt.states = append(lt.states, len(next))
-		cur = next
+		if acc[x] == (sigma{}) {
+			continue
+		}
+		id, ok := lv.ids[acc[x]]
+		if !ok {
+			id = int32(len(lv.states))
+			if int(id) >= maxStates {
+				return false
+			}
+			lv.ids[acc[x]] = id
+			lv.states = append(lv.states, acc[x])
+		}
+		lv.kids = append(lv.kids, uint32(x)|uint32(id)<<8)
 	}
-	if len(cur) != 1 || cur[0] != (sigma{1}) {
-		return fmt.Errorf("domineering %s: listing ends in %d states", b, len(cur))
+	for ; p <= w; p++ {
+		lv.off = append(lv.off, int32(len(lv.kids)))
 	}
-	return nil
+	return true
 }
 
 // countReach counts backwards the squares each state can still add.

@@ -2,12 +2,15 @@
 // against the plain kernel built from the Game and Group methods, for the
 // tests of the games' packages: a Pair visits positions with both and fails
 // the test on the first Visit or move measure that differs; Walk takes
-// pairs over every position reachable from a game's start.
+// pairs over every position reachable from a game's start; Reachable and
+// Random run those checks over a game's tables of boards.
 package kerneltest
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/census-cgt/census/games"
@@ -122,3 +125,104 @@ func Walk(t testing.TB, g games.Game, on bool, pairs ...*Pair) int {
 
 // Group is the group the pair's kernels work under.
 func (k *Pair) Group() *games.Group { return k.gr }
+
+// A Board is a board and a start to check a game's kernel on, written
+// ROWSxCOLS, or ROWSxCOLS-START for a start other than the game's standard
+// one (START a diagram): the name of the board's subtest.
+type Board struct {
+	Rows, Cols int
+	Start      string // "" for the standard start
+}
+
+// parseBoard reads a Board, failing the test on a bad one.
+func parseBoard(t *testing.T, s string) Board {
+	t.Helper()
+	size, start, _ := strings.Cut(s, "-")
+	rows, cols, err := games.ParseBoard(size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Board{rows, cols, start}
+}
+
+// Reachable walks, in a subtest for each board, every position reachable
+// from the start of newGame(t, b) with pairs: the census's representatives
+// under the start's group, and when every(b) also every position, under
+// the start's group (keys that are not the least of their orbits) and
+// without symmetry. Once every subtest has run, it fails the test when no
+// start had a group of n maps for an n of sizes.
+func Reachable(t *testing.T, boards []string, newGame func(*testing.T, Board) games.Game, every func(Board) bool, sizes ...int) {
+	t.Helper()
+	eachBoard(t, boards, sizes, "no start has a group of %d maps", func(t *testing.T, b Board, found func(int)) {
+		g := newGame(t, b)
+		on := NewStartPair(t, g, true)
+		found(on.Group().Size())
+		reps := Walk(t, g, true, on)
+		if !every(b) {
+			t.Logf("%d maps, %d representatives", on.Group().Size(), reps)
+		} else {
+			all := Walk(t, g, false, NewStartPair(t, g, true), NewStartPair(t, g, false))
+			t.Logf("%d maps, %d representatives, %d positions", on.Group().Size(), reps, all)
+		}
+	})
+}
+
+// Random checks pairs, in a subtest for each board, on n random keys of
+// the board, key(rng, full, i) for i from 0 with a generator seeded with
+// the board's rows and columns, and on the keys 0 and full: under the
+// start's group of g, under the identity, and under the group of every map
+// of the game, the start's group of empty (the game on the same board
+// from a start every map fixes); newGames makes g and empty. Once every
+// subtest has run, it fails the test when no pair had a group of n maps
+// for an n of sizes.
+func Random(t *testing.T, boards []string, n int, newGames func(*testing.T, Board) (g, empty games.Game),
+	key func(rng *rand.Rand, full uint64, i int) uint64, sizes ...int) {
+	t.Helper()
+	eachBoard(t, boards, sizes, "no group of %d maps", func(t *testing.T, b Board, found func(int)) {
+		g, empty := newGames(t, b)
+		grAll := games.StartGroup(empty, true)
+		if want := len(g.KeyMaps()); grAll.Size() != want {
+			t.Fatalf("the empty start's group has %d maps, want %d", grAll.Size(), want)
+		}
+		pairs := []*Pair{NewStartPair(t, g, true), NewStartPair(t, g, false), NewPair(t, g, &grAll)}
+		for _, k := range pairs {
+			found(k.Group().Size())
+		}
+		rng := rand.New(rand.NewPCG(uint64(b.Rows), uint64(b.Cols)))
+		full := g.Board().Full
+		for i := range n {
+			pos := key(rng, full, i)
+			for _, k := range pairs {
+				k.Check(pos)
+			}
+		}
+		for _, k := range pairs {
+			k.Check(0)
+			k.Check(full)
+			k.Finish()
+		}
+	})
+}
+
+// eachBoard runs check in a subtest for each board, named by it; check
+// calls found with the size of each group it checks under. Once every
+// subtest has run, it fails the test, saying missing of n, for each n of
+// sizes that no check found.
+func eachBoard(t *testing.T, boards []string, sizes []int, missing string, check func(t *testing.T, b Board, found func(groupSize int))) {
+	t.Helper()
+	seen, ran := map[int]bool{}, 0
+	for _, name := range boards {
+		t.Run(name, func(t *testing.T) {
+			ran++
+			check(t, parseBoard(t, name), func(size int) { seen[size] = true })
+		})
+	}
+	if ran < len(boards) {
+		return
+	}
+	for _, size := range sizes {
+		if !seen[size] {
+			t.Errorf(missing, size)
+		}
+	}
+}

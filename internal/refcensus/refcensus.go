@@ -93,16 +93,7 @@ func Census(game string, rows, cols int, start string) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-
-	var res Result
-	deadFree := map[string]bool{}
-	inPlace := map[string]bool{}
-	translated := map[string]bool{}
-	// Moved-piece fractions are accumulated exactly as integer numerators
-	// per denominator (stones on the board) and divided once at the end.
-	fracNum := map[int]uint64{}
-	fracNumSplit := map[int]uint64{}
-
+	t := newTally(g)
 	cur := map[string]bool{string(b0): true}
 	for len(cur) > 0 {
 		next := map[string]bool{}
@@ -110,79 +101,113 @@ func Census(game string, rows, cols int, start string) (Result, error) {
 		for key := range cur {
 			b := []byte(key)
 			label, ps := g.pieces(b)
-
-			// Position measures.
-			live, dead := 0, 0
-			for _, p := range ps {
-				if p.live {
-					live++
-				} else {
-					dead++
-				}
-			}
-			if live >= 2 {
+			if t.position(b, ps) {
 				split++
-				res.LivePiecesWhenSplit += uint64(live)
 			}
-			if dead > 0 {
-				res.PositionsWithDead++
-			}
-			deadFree[string(g.deadFree(b, ps))] = true
-			for _, p := range ps {
-				if !p.live {
-					continue
-				}
-				inPlace[g.inPlaceKey(b, p.squares)] = true
-				translated[g.translate(b, p.squares).key()] = true
-			}
-
-			// Move measures.
-			var comp4 []int
-			if g.game == "amazons" {
-				comp4 = g.components(b, g.adj4)
-			}
-			stones := 0
-			for _, c := range b {
-				if c == black || c == white {
-					stones++
-				}
-			}
-			for _, m := range g.moves(b) {
-				res.Moves++
-				nb := g.apply(b, m)
-				next[string(nb)] = true
-				if g.joins(nb, g.carry(label, m)) {
-					res.Joins++
-				}
-				if g.game == "amazons" && comp4[m.from] != comp4[m.to] {
-					res.EdgeRuleJoins++
-				}
-				if g.game == "clobber" {
-					size := len(ps[label[m.from]].squares)
-					fracNum[stones] += uint64(size)
-					res.MovedPieceMoves++
-					if len(ps) >= 2 {
-						fracNumSplit[stones] += uint64(size)
-						res.MovedPieceMovesAfterSplit++
-					}
-				}
-			}
+			t.moves(b, label, ps, next)
 		}
-		res.Positions += uint64(len(cur))
-		res.PositionsByTier = append(res.PositionsByTier, uint64(len(cur)))
-		res.SplitByTier = append(res.SplitByTier, split)
-		res.SplitPositions += split
+		t.res.Positions += uint64(len(cur))
+		t.res.PositionsByTier = append(t.res.PositionsByTier, uint64(len(cur)))
+		t.res.SplitByTier = append(t.res.SplitByTier, split)
+		t.res.SplitPositions += split
 		cur = next
 	}
+	return t.result(), nil
+}
 
-	res.DeadFreeBoards = uint64(len(deadFree))
-	res.PiecesInPlace = uint64(len(inPlace))
-	res.PiecesTranslated = uint64(len(translated))
+// tally is a census under way: the measures counted so far, and the sets
+// whose sizes are measures.
+type tally struct {
+	g                             *geom
+	res                           Result
+	deadFree, inPlace, translated map[string]bool
+	// Moved-piece fractions are accumulated exactly as integer numerators
+	// per denominator (stones on the board) and divided once at the end.
+	fracNum, fracNumSplit map[int]uint64
+}
+
+func newTally(g *geom) *tally {
+	return &tally{g: g, deadFree: map[string]bool{}, inPlace: map[string]bool{}, translated: map[string]bool{},
+		fracNum: map[int]uint64{}, fracNumSplit: map[int]uint64{}}
+}
+
+// position counts the measures of the position b with pieces ps, and
+// reports whether it is split (holds at least 2 live pieces).
+func (t *tally) position(b []byte, ps []piece) bool {
+	g, res := t.g, &t.res
+	live, dead := 0, 0
+	for _, p := range ps {
+		if p.live {
+			live++
+		} else {
+			dead++
+		}
+	}
+	if live >= 2 {
+		res.LivePiecesWhenSplit += uint64(live)
+	}
+	if dead > 0 {
+		res.PositionsWithDead++
+	}
+	t.deadFree[string(g.deadFree(b, ps))] = true
+	for _, p := range ps {
+		if !p.live {
+			continue
+		}
+		t.inPlace[g.inPlaceKey(b, p.squares)] = true
+		t.translated[g.translate(b, p.squares).key()] = true
+	}
+	return live >= 2
+}
+
+// moves counts the measures of every move from the position b, whose
+// squares have the piece labels label of the pieces ps, and adds the
+// positions they lead to to next.
+func (t *tally) moves(b []byte, label []int, ps []piece, next map[string]bool) {
+	g, res := t.g, &t.res
+	var comp4 []int
+	if g.game == "amazons" {
+		comp4 = g.components(b, g.adj4)
+	}
+	stones := 0
+	for _, c := range b {
+		if c == black || c == white {
+			stones++
+		}
+	}
+	for _, m := range g.moves(b) {
+		res.Moves++
+		nb := g.apply(b, m)
+		next[string(nb)] = true
+		if g.joins(nb, g.carry(label, m)) {
+			res.Joins++
+		}
+		if g.game == "amazons" && comp4[m.from] != comp4[m.to] {
+			res.EdgeRuleJoins++
+		}
+		if g.game == "clobber" {
+			size := len(ps[label[m.from]].squares)
+			t.fracNum[stones] += uint64(size)
+			res.MovedPieceMoves++
+			if len(ps) >= 2 {
+				t.fracNumSplit[stones] += uint64(size)
+				res.MovedPieceMovesAfterSplit++
+			}
+		}
+	}
+}
+
+// result is the census's measures, with those of the pieces found.
+func (t *tally) result() Result {
+	g, res := t.g, t.res
+	res.DeadFreeBoards = uint64(len(t.deadFree))
+	res.PiecesInPlace = uint64(len(t.inPlace))
+	res.PiecesTranslated = uint64(len(t.translated))
 	res.PiecesBySize = map[int]uint64{}
 	symmetric := map[string]bool{}
 	negation := map[string]bool{}
 	selfNeg := map[string]bool{}
-	for tk := range translated {
+	for tk := range t.translated {
 		p := parseKey(tk)
 		res.PiecesBySize[p.size()]++
 		sym := g.symCanon(p)
@@ -196,9 +221,9 @@ func Census(game string, rows, cols int, start string) (Result, error) {
 	res.PiecesSymmetric = uint64(len(symmetric))
 	res.PiecesNegation = uint64(len(negation))
 	res.SelfNegativeSymmetric = uint64(len(selfNeg))
-	res.MovedPieceFracSum = fracSum(fracNum)
-	res.MovedPieceFracSumAfterSplit = fracSum(fracNumSplit)
-	return res, nil
+	res.MovedPieceFracSum = fracSum(t.fracNum)
+	res.MovedPieceFracSumAfterSplit = fracSum(t.fracNumSplit)
+	return res
 }
 
 func fracSum(num map[int]uint64) float64 {
