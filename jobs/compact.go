@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/census-cgt/census/codec/fragment"
+	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/store"
 )
 
@@ -71,93 +72,117 @@ func compactHolding(ctx context.Context, st store.Store, j *CompactJob, opts Opt
 	if err != nil {
 		return nil, err
 	}
-	reads := compactBudget().ReadBuffers.of(j.budget())
-	res := &CompactResult{Tier: j.Tier, Bucket: j.Bucket}
 	bw, err := newBlobWriter(ctx, st, compactBlob(j.Run, j.Tier, j.Bucket))
 	if err != nil {
 		return nil, err
 	}
 	defer bw.abort()
-	var offset int64
-	var done uint64
-	add := func(b Blob, err error) error {
-		if err != nil {
-			return err
-		}
-		b.Name, b.Bucket, b.Offset = bw.name, j.Bucket, offset
-		offset += b.Size
-		res.Outputs = append(res.Outputs, b)
-		done += b.Count
-		if opts.Progress != nil {
-			opts.Progress(done)
-		}
-		return ctx.Err()
+	c := &compaction{
+		ctx: ctx, st: st, j: j, g: g, opts: opts, bw: bw,
+		reads: compactBudget().ReadBuffers.of(j.budget()),
+		res:   &CompactResult{Tier: j.Tier, Bucket: j.Bucket},
 	}
-	// merge merges the inputs of kind k and writes the distinct records to
-	// fw, unless hold is set and has run out of room; it returns how many
-	// there are.
-	merge := func(k Kind, fw *fragment.Writer, hold *payload) (n uint64, err error) {
-		if k == KindPieces {
-			err = mergePieces(ctx, st, j.Inputs, g, reads, func(r PieceRecord) error {
-				if hold == nil || hold.room() {
-					fw.Piece(r)
-				}
-				n++
-				return nil
-			})
-			return n, err
+	out := &payload{limit: output}
+	defer out.drop()
+	for _, k := range []Kind{KindDeadFree, KindInPlace, KindPieces} {
+		if err := c.kind(k, out); err != nil {
+			return nil, err
 		}
-		err = mergeUnique(ctx, st, j.Inputs, k, g, reads, func(key uint64) error {
+	}
+	if len(c.res.Outputs) == 0 {
+		return c.res, nil
+	}
+	if _, err := bw.commit(); err != nil {
+		return nil, err
+	}
+	return c.res, nil
+}
+
+// compaction is one compaction job under way: its output blob, and the
+// fragments written to it so far.
+type compaction struct {
+	ctx   context.Context
+	st    store.Store
+	j     *CompactJob
+	g     games.Game
+	opts  Options
+	reads int64
+	bw    *blobWriter
+	res   *CompactResult
+	// offset is where the next fragment starts in bw; done counts the
+	// records written.
+	offset int64
+	done   uint64
+}
+
+// kind compacts the inputs of kind k into one fragment of the output,
+// holding the records in out while they fit, and merging the inputs again
+// to write them when they do not.
+func (c *compaction) kind(k Kind, out *payload) error {
+	out.reset()
+	pw := fragment.NewPayloadWriter(out)
+	n, err := c.merge(k, pw, out)
+	if err == nil {
+		err = pw.Flush()
+	}
+	pw.Release()
+	if err != nil || n == 0 {
+		return err
+	}
+	h := c.j.header(c.g, k, c.j.Tier)
+	h.Count = n
+	return c.add(writeFragment(c.bw, h, func(fw *fragment.Writer) error {
+		if out.room() {
+			for _, b := range out.chunks {
+				fw.Raw(b)
+			}
+			return nil
+		}
+		// The records outgrew the output share: merge them again.
+		if m, err := c.merge(k, fw, nil); err != nil || m != n {
+			return cmp.Or(err, fmt.Errorf("compaction of bucket %d: %d %s records, then %d", c.j.Bucket, n, k, m))
+		}
+		return nil
+	}))
+}
+
+// merge merges the inputs of kind k and writes the distinct records to
+// fw, unless hold is set and has run out of room; it returns how many
+// there are.
+func (c *compaction) merge(k Kind, fw *fragment.Writer, hold *payload) (n uint64, err error) {
+	if k == KindPieces {
+		err = mergePieces(c.ctx, c.st, c.j.Inputs, c.g, c.reads, func(r PieceRecord) error {
 			if hold == nil || hold.room() {
-				fw.Key(key)
+				fw.Piece(r)
 			}
 			n++
 			return nil
 		})
 		return n, err
 	}
-	out := &payload{limit: output}
-	defer out.drop()
-	for _, k := range []Kind{KindDeadFree, KindInPlace, KindPieces} {
-		out.reset()
-		pw := fragment.NewPayloadWriter(out)
-		n, err := merge(k, pw, out)
-		if err == nil {
-			err = pw.Flush()
+	err = mergeUnique(c.ctx, c.st, c.j.Inputs, k, c.g, c.reads, func(key uint64) error {
+		if hold == nil || hold.room() {
+			fw.Key(key)
 		}
-		pw.Release()
-		if err != nil {
-			return nil, err
-		}
-		if n == 0 {
-			continue
-		}
-		h := j.header(g, k, j.Tier)
-		h.Count = n
-		err = add(writeFragment(bw, h, func(fw *fragment.Writer) error {
-			if out.room() {
-				for _, c := range out.chunks {
-					fw.Raw(c)
-				}
-				return nil
-			}
-			// The records outgrew the output share: merge them again.
-			if m, err := merge(k, fw, nil); err != nil || m != n {
-				return cmp.Or(err, fmt.Errorf("compaction of bucket %d: %d %s records, then %d", j.Bucket, n, k, m))
-			}
-			return nil
-		}))
-		if err != nil {
-			return nil, err
-		}
+		n++
+		return nil
+	})
+	return n, err
+}
+
+// add records a fragment written to the output blob.
+func (c *compaction) add(b Blob, err error) error {
+	if err != nil {
+		return err
 	}
-	if len(res.Outputs) == 0 {
-		return res, nil
+	b.Name, b.Bucket, b.Offset = c.bw.name, c.j.Bucket, c.offset
+	c.offset += b.Size
+	c.res.Outputs = append(c.res.Outputs, b)
+	c.done += b.Count
+	if c.opts.Progress != nil {
+		c.opts.Progress(c.done)
 	}
-	if _, err := bw.commit(); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return c.ctx.Err()
 }
 
 // payload holds the encoded records of a fragment in memory, in chunks,

@@ -145,6 +145,39 @@ func (s *keySource) fill() (ok bool, err error) {
 // run merges the fragments of kind k among blobs, with read buffers of
 // reads bytes in all, and calls emit once per distinct key, in order.
 func (m *keyMerge) run(ctx context.Context, st store.Store, blobs []Blob, k Kind, g games.Game, reads int64, emit func(uint64) error) error {
+	h, err := m.open(ctx, st, blobs, k, g, reads)
+	defer h.close()
+	if err != nil {
+		return err
+	}
+	h.init()
+	first, prev := true, uint64(0)
+	for len(h.src) > 0 {
+		limit := h.limit()
+		// Only the first key taken may repeat one emitted: the keys of a
+		// fragment strictly increase.
+		if s := h.src[0]; s.keys[s.i] <= limit && !first && s.keys[s.i] == prev {
+			m.Read++
+			s.i++
+		}
+		took, last, err := m.take(h, limit, emit)
+		if err != nil {
+			return err
+		}
+		if took {
+			first, prev = false, last
+		}
+		if len(h.src) > 0 {
+			h.down(0)
+		}
+	}
+	return nil
+}
+
+// open opens the fragments of kind k among blobs, each with its share of
+// reads bytes of buffers, and decodes the first batch of each; the heap
+// holds those that have keys, not yet in heap order.
+func (m *keyMerge) open(ctx context.Context, st store.Store, blobs []Blob, k Kind, g games.Game, reads int64) (*keyHeap, error) {
 	n := 0
 	for _, b := range blobs {
 		if b.Kind == k {
@@ -156,119 +189,137 @@ func (m *keyMerge) run(ctx context.Context, st store.Store, blobs []Blob, k Kind
 	// the rest its bytes.
 	per := min(reads/int64(max(n, 1)), 1<<16)
 	bufSize, batch := int(per*4/5), int(max(per/5/8, 64))
-	h := make([]*keySource, 0, n)
-	defer func() {
-		for _, s := range h {
-			s.c.Close()
-		}
-	}()
+	h := &keyHeap{src: make([]*keySource, 0, n)}
 	for _, b := range blobs {
 		if b.Kind != k {
 			continue
 		}
 		fr, c, err := openFragmentSize(ctx, st, b, k, g, bufSize)
 		if err != nil {
-			return err
+			return h, err
 		}
 		s := &keySource{fr: fr, c: c, keys: make([]uint64, batch)}
 		ok, err := s.fill()
 		if err != nil || !ok {
 			c.Close()
 			if err != nil {
-				return err
+				return h, err
 			}
 			continue
 		}
-		h = append(h, s)
+		h.src = append(h.src, s)
 	}
-	// h is a heap of the fragments not yet exhausted, by their next key;
-	// heads[i] is h[i]'s next key, kept beside it so that the heap's
-	// comparisons read one array rather than each source's batch.
-	heads := make([]uint64, len(h))
-	for i, s := range h {
-		heads[i] = s.keys[s.i]
-	}
-	down := func(i int) {
-		n := len(h)
-		for {
-			l := 2*i + 1
-			if l >= n {
-				return
+	return h, nil
+}
+
+// take emits the keys of the heap's least fragment up to limit without
+// touching the heap's order, decoding further batches as it goes, and
+// takes the fragment off the heap once it is exhausted. It returns whether
+// it emitted a key, and the last it emitted.
+func (m *keyMerge) take(h *keyHeap, limit uint64, emit func(uint64) error) (took bool, last uint64, err error) {
+	s := h.src[0]
+	for {
+		if s.i == s.n {
+			ok, err := s.fill()
+			if err != nil {
+				return took, last, err
 			}
-			c := l
-			if r := l + 1; r < n && heads[r] < heads[l] {
-				c = r
-			}
-			if heads[i] <= heads[c] {
-				return
-			}
-			h[i], h[c] = h[c], h[i]
-			heads[i], heads[c] = heads[c], heads[i]
-			i = c
-		}
-	}
-	for i := len(h)/2 - 1; i >= 0; i-- {
-		down(i)
-	}
-	first, prev := true, uint64(0)
-	for len(h) > 0 {
-		s := h[0]
-		// Take the keys of the least fragment up to the next fragment's
-		// least key (children of the root hold the candidates) without
-		// touching the heap.
-		limit := ^uint64(0)
-		if len(h) > 1 {
-			limit = heads[1]
-			if len(h) > 2 {
-				limit = min(limit, heads[2])
+			if !ok {
+				h.pop()
+				return took, last, nil
 			}
 		}
-		// Only the first key taken may repeat one emitted: the keys of a
-		// fragment strictly increase.
-		if key := s.keys[s.i]; key <= limit && !first && key == prev {
-			m.Read++
-			s.i++
-		}
-		for {
-			if s.i == s.n {
-				ok, err := s.fill()
-				if err != nil {
-					return err
-				}
-				if !ok {
-					s.c.Close()
-					last := len(h) - 1
-					h[0], heads[0] = h[last], heads[last]
-					h, heads = h[:last], heads[:last]
-					break
-				}
-			}
-			keys := s.keys[s.i:s.n]
-			taken := 0
-			for _, key := range keys {
-				if key > limit {
-					break
-				}
-				m.Read++
-				taken++
-				if err := emit(key); err != nil {
-					return err
-				}
-			}
-			s.i += taken
-			if taken > 0 {
-				first, prev = false, keys[taken-1]
-			}
-			if taken < len(keys) {
-				heads[0] = keys[taken]
+		keys := s.keys[s.i:s.n]
+		taken := 0
+		for _, key := range keys {
+			if key > limit {
 				break
 			}
+			m.Read++
+			taken++
+			if err := emit(key); err != nil {
+				return took, last, err
+			}
 		}
-		if len(h) > 0 {
-			down(0)
+		s.i += taken
+		if taken > 0 {
+			took, last = true, keys[taken-1]
+		}
+		if taken < len(keys) {
+			h.heads[0] = keys[taken]
+			return took, last, nil
 		}
 	}
-	return nil
+}
+
+// keyHeap is a heap of the fragments of a merge not yet exhausted, by
+// their next key; heads[i] is src[i]'s next key, kept beside it so that
+// the heap's comparisons read one array rather than each source's batch.
+type keyHeap struct {
+	src   []*keySource
+	heads []uint64
+}
+
+// init puts the sources in heap order.
+func (h *keyHeap) init() {
+	h.heads = make([]uint64, len(h.src))
+	for i, s := range h.src {
+		h.heads[i] = s.keys[s.i]
+	}
+	for i := len(h.src)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// limit is the least next key of the fragments but the least: the
+// children of the root hold the candidates.
+func (h *keyHeap) limit() uint64 {
+	limit := ^uint64(0)
+	if len(h.heads) > 1 {
+		limit = h.heads[1]
+		if len(h.heads) > 2 {
+			limit = min(limit, h.heads[2])
+		}
+	}
+	return limit
+}
+
+// down moves source i down to its place.
+func (h *keyHeap) down(i int) {
+	src, heads := h.src, h.heads
+	n := len(src)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		c := l
+		if r := l + 1; r < n && heads[r] < heads[l] {
+			c = r
+		}
+		if heads[i] <= heads[c] {
+			return
+		}
+		src[i], src[c] = src[c], src[i]
+		heads[i], heads[c] = heads[c], heads[i]
+		i = c
+	}
+}
+
+// pop closes the root's fragment and takes it off the heap, the last
+// source in its place (the caller restores the order).
+func (h *keyHeap) pop() {
+	h.src[0].c.Close()
+	last := len(h.src) - 1
+	h.src[0], h.heads[0] = h.src[last], h.heads[last]
+	h.src, h.heads = h.src[:last], h.heads[:last]
+}
+
+// close closes the fragments still on the heap.
+func (h *keyHeap) close() {
+	for _, s := range h.src {
+		s.c.Close()
+	}
 }
 
 // verify reads the fragments of kind k through, checking each in full, and

@@ -29,13 +29,7 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	// Keys are representatives of orbits of the start's symmetries: each
 	// stands for its whole orbit.
 	group := games.StartGroup(g, !j.NoSymmetry)
-	count := func(n *uint64) func(uint64) error {
-		return func(key uint64) error { *n += group.Orbit(key); return nil }
-	}
-	if err := mergeUnique(ctx, st, j.Inputs, KindDeadFree, g, reads, count(&res.DeadFree)); err != nil {
-		return nil, err
-	}
-	if err := mergeUnique(ctx, st, j.Inputs, KindInPlace, g, reads, count(&res.InPlace)); err != nil {
+	if err := countKeys(ctx, st, j, g, group, reads, res); err != nil {
 		return nil, err
 	}
 
@@ -58,31 +52,14 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 	// Each piece record of the inputs stands for at most one orbit (fewer
 	// when a piece has records in several), of at most as many pieces as
 	// the start has symmetries.
-	var records uint64
-	for _, b := range j.Inputs {
-		if b.Kind == KindPieces {
-			records += b.Count
-		}
-	}
-	images := newImageSet(ctx, st, shares.Images.of(budget), j.header(g, KindPieceRows, 0), j.Run, j.Bucket, records, group.Size())
+	images := newImageSet(ctx, st, shares.Images.of(budget), j.header(g, KindPieceRows, 0), j.Run, j.Bucket, j.pieceRecords(), group.Size())
 	defer images.release()
 	if err := gatherOrbits(ctx, st, j, g, group, reads, images, classes); err != nil {
 		return nil, err
 	}
-	rows := newPieceRows(g, table.pw, res)
-	write := func(r fragment.PieceRow) error {
-		if err := rows.write(r); err != nil {
-			return err
-		}
-		if res.Translated%progressEvery == 0 && opts.Progress != nil {
-			opts.Progress(res.Translated)
-		}
-		return nil
-	}
-	if err := images.each(g, reads, write); err != nil {
+	if err := writeRows(g, images, table, reads, res, opts); err != nil {
 		return nil, err
 	}
-	rows.done()
 	if res.Translated > 0 {
 		blob, err := table.commit()
 		if err != nil {
@@ -96,6 +73,49 @@ func runPieces(ctx context.Context, st store.Store, j *PieceJob, opts Options) (
 		return nil, err
 	}
 	return res, nil
+}
+
+// countKeys counts the dead-free boards and the pieces in place of the
+// job's inputs, each key standing for its orbit under group.
+func countKeys(ctx context.Context, st store.Store, j *PieceJob, g games.Game, group games.Group, reads int64, res *PieceResult) error {
+	count := func(n *uint64) func(uint64) error {
+		return func(key uint64) error { *n += group.Orbit(key); return nil }
+	}
+	if err := mergeUnique(ctx, st, j.Inputs, KindDeadFree, g, reads, count(&res.DeadFree)); err != nil {
+		return err
+	}
+	return mergeUnique(ctx, st, j.Inputs, KindInPlace, g, reads, count(&res.InPlace))
+}
+
+// pieceRecords counts the piece records of the job's inputs.
+func (j *PieceJob) pieceRecords() uint64 {
+	var records uint64
+	for _, b := range j.Inputs {
+		if b.Kind == KindPieces {
+			records += b.Count
+		}
+	}
+	return records
+}
+
+// writeRows writes the pieces of the gathered orbits, in key order, as
+// the rows of the pieces table, counting them in res.
+func writeRows(g games.Game, images *imageSet, table *tableWriter, reads int64, res *PieceResult, opts Options) error {
+	rows := newPieceRows(g, table.pw, res)
+	err := images.each(g, reads, func(r fragment.PieceRow) error {
+		if err := rows.write(r); err != nil {
+			return err
+		}
+		if res.Translated%progressEvery == 0 && opts.Progress != nil {
+			opts.Progress(res.Translated)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	rows.done()
+	return nil
 }
 
 // gatherOrbits merges the piece records of the job, one per representative

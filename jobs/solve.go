@@ -383,34 +383,12 @@ func runSolve(ctx context.Context, st store.Store, j *SolveJob, opts Options) (*
 	// Each pass holds some of the next tier's shards and folds in the
 	// options that lie in them; the combined outcomes of every position
 	// are carried from pass to pass.
-	passes := solvePasses(j.NextKept, solveBudget(j.MemBudget, len(positions)))
-	if n := opts.Tables.sharers(); n > 1 && len(passes) > 1 {
-		// The jobs of the process share a table loaded whole: it may
-		// take their budgets together, less their own positions.
-		if whole := solvePasses(j.NextKept, solveBudget(j.MemBudget*int64(n), n*len(positions))); len(whole) == 1 {
-			passes = whole
-		}
-	}
+	passes := j.passes(opts, len(positions))
 	combined := make([]sides, len(positions))
 	for p, pass := range passes {
-		kept, tables := make([]Blob, len(pass)), make([]Blob, len(pass))
-		for k, i := range pass {
-			kept[k], tables[k] = j.NextKept[i], j.Next[i]
-		}
-		load := func() (*OutcomeTable, error) {
-			return readOutcomeTable(ctx, st, g, group, j.Tier+1, j.NextShards, kept, tables)
-		}
-		var next *OutcomeTable
-		if opts.Tables != nil && len(passes) == 1 && len(kept) > 0 {
-			next, err = opts.Tables.get(ctx, tableKey(j.Spec, j.Tier+1, j.NextShards, kept, tables), load)
-		} else {
-			next, err = load()
-		}
+		next, err := j.loadPass(ctx, st, g, group, opts, pass, len(passes) == 1)
 		if err != nil {
 			return nil, fmt.Errorf("solve tier %d shard %d: load tier %d: %w", j.Tier, j.Shard, j.Tier+1, err)
-		}
-		if len(passes) > 1 {
-			next.part(j.NextKept, pass)
 		}
 		s.next = next
 		for i, pos := range positions {
@@ -427,6 +405,55 @@ func runSolve(ctx context.Context, st store.Store, j *SolveJob, opts Options) (*
 			}
 		}
 	}
+	res, err := j.write(ctx, st, g, &s, positions, combined)
+	if err != nil {
+		return nil, fmt.Errorf("solve tier %d shard %d: %w", j.Tier, j.Shard, err)
+	}
+	return res, nil
+}
+
+// passes splits the next tier's shards into the passes of a job that
+// holds n positions: one pass when the tables fit its budget, or the
+// budgets of the jobs that share a table loaded whole (less their own
+// positions).
+func (j *SolveJob) passes(opts Options, n int) [][]int {
+	passes := solvePasses(j.NextKept, solveBudget(j.MemBudget, n))
+	if k := opts.Tables.sharers(); k > 1 && len(passes) > 1 {
+		if whole := solvePasses(j.NextKept, solveBudget(j.MemBudget*int64(k), k*n)); len(whole) == 1 {
+			passes = whole
+		}
+	}
+	return passes
+}
+
+// loadPass loads the next tier's outcome table for the shards of one
+// pass: from the process's shared cache when the job has one pass (only
+// then is the table every job's), else for this job alone, holding only
+// the pass's shards.
+func (j *SolveJob) loadPass(ctx context.Context, st store.Store, g games.Game, group games.Group, opts Options, pass []int, only bool) (*OutcomeTable, error) {
+	kept, tables := make([]Blob, len(pass)), make([]Blob, len(pass))
+	for k, i := range pass {
+		kept[k], tables[k] = j.NextKept[i], j.Next[i]
+	}
+	load := func() (*OutcomeTable, error) {
+		return readOutcomeTable(ctx, st, g, group, j.Tier+1, j.NextShards, kept, tables)
+	}
+	if opts.Tables != nil && only && len(kept) > 0 {
+		return opts.Tables.get(ctx, tableKey(j.Spec, j.Tier+1, j.NextShards, kept, tables), load)
+	}
+	next, err := load()
+	if err != nil {
+		return nil, err
+	}
+	if !only {
+		next.part(j.NextKept, pass)
+	}
+	return next, nil
+}
+
+// write counts the classes of the job's positions from their combined
+// outcomes and writes the shard's tablebase.
+func (j *SolveJob) write(ctx context.Context, st store.Store, g games.Game, s *solver, positions []uint64, combined []sides) (*SolveResult, error) {
 	res := &SolveResult{Tier: j.Tier, Shard: j.Shard}
 	recs := make([]solve.Record, len(positions))
 	for i, pos := range positions {
@@ -440,9 +467,10 @@ func runSolve(ctx context.Context, st store.Store, j *SolveJob, opts Options) (*
 	}
 	h := tablebase.Header{Game: g.Name(), Rows: g.Board().Rows, Cols: g.Board().Cols,
 		Tier: j.Tier, Shard: j.Shard, Shards: j.Shards, Coding: uint8(squeeze(g))}
+	var err error
 	res.Table, err = putTable(ctx, st, tableBlob(j.Run, j.Tier, j.Shard), h, positions, recs)
 	if err != nil {
-		return nil, fmt.Errorf("solve tier %d shard %d: %w", j.Tier, j.Shard, err)
+		return nil, err
 	}
 	res.Table.Bucket = j.Shard
 	return res, nil
