@@ -151,24 +151,63 @@ func (m *keyMerge) run(ctx context.Context, st store.Store, blobs []Blob, k Kind
 		return err
 	}
 	h.init()
+	// The loop works on local copies of the heap's slices, written back
+	// when a fragment leaves it.
+	src, heads := h.src, h.heads
 	first, prev := true, uint64(0)
-	for len(h.src) > 0 {
-		limit := h.limit()
+	for len(src) > 0 {
+		s := src[0]
+		// Take the keys of the least fragment up to the next fragment's
+		// least key (children of the root hold the candidates) without
+		// touching the heap.
+		limit := ^uint64(0)
+		if len(src) > 1 {
+			limit = heads[1]
+			if len(src) > 2 {
+				limit = min(limit, heads[2])
+			}
+		}
 		// Only the first key taken may repeat one emitted: the keys of a
 		// fragment strictly increase.
-		if s := h.src[0]; s.keys[s.i] <= limit && !first && s.keys[s.i] == prev {
+		if key := s.keys[s.i]; key <= limit && !first && key == prev {
 			m.Read++
 			s.i++
 		}
-		took, last, err := m.take(h, limit, emit)
-		if err != nil {
-			return err
+		for {
+			if s.i == s.n {
+				ok, err := s.fill()
+				if err != nil {
+					return err
+				}
+				if !ok {
+					h.pop()
+					src, heads = h.src, h.heads
+					break
+				}
+			}
+			keys := s.keys[s.i:s.n]
+			taken := 0
+			for _, key := range keys {
+				if key > limit {
+					break
+				}
+				m.Read++
+				taken++
+				if err := emit(key); err != nil {
+					return err
+				}
+			}
+			s.i += taken
+			if taken > 0 {
+				first, prev = false, keys[taken-1]
+			}
+			if taken < len(keys) {
+				heads[0] = keys[taken]
+				break
+			}
 		}
-		if took {
-			first, prev = false, last
-		}
-		if len(h.src) > 0 {
-			h.down(0)
+		if len(src) > 0 {
+			siftDown(src, heads, 0)
 		}
 	}
 	return nil
@@ -212,46 +251,6 @@ func (m *keyMerge) open(ctx context.Context, st store.Store, blobs []Blob, k Kin
 	return h, nil
 }
 
-// take emits the keys of the heap's least fragment up to limit without
-// touching the heap's order, decoding further batches as it goes, and
-// takes the fragment off the heap once it is exhausted. It returns whether
-// it emitted a key, and the last it emitted.
-func (m *keyMerge) take(h *keyHeap, limit uint64, emit func(uint64) error) (took bool, last uint64, err error) {
-	s := h.src[0]
-	for {
-		if s.i == s.n {
-			ok, err := s.fill()
-			if err != nil {
-				return took, last, err
-			}
-			if !ok {
-				h.pop()
-				return took, last, nil
-			}
-		}
-		keys := s.keys[s.i:s.n]
-		taken := 0
-		for _, key := range keys {
-			if key > limit {
-				break
-			}
-			m.Read++
-			taken++
-			if err := emit(key); err != nil {
-				return took, last, err
-			}
-		}
-		s.i += taken
-		if taken > 0 {
-			took, last = true, keys[taken-1]
-		}
-		if taken < len(keys) {
-			h.heads[0] = keys[taken]
-			return took, last, nil
-		}
-	}
-}
-
 // keyHeap is a heap of the fragments of a merge not yet exhausted, by
 // their next key; heads[i] is src[i]'s next key, kept beside it so that
 // the heap's comparisons read one array rather than each source's batch.
@@ -267,26 +266,12 @@ func (h *keyHeap) init() {
 		h.heads[i] = s.keys[s.i]
 	}
 	for i := len(h.src)/2 - 1; i >= 0; i-- {
-		h.down(i)
+		siftDown(h.src, h.heads, i)
 	}
 }
 
-// limit is the least next key of the fragments but the least: the
-// children of the root hold the candidates.
-func (h *keyHeap) limit() uint64 {
-	limit := ^uint64(0)
-	if len(h.heads) > 1 {
-		limit = h.heads[1]
-		if len(h.heads) > 2 {
-			limit = min(limit, h.heads[2])
-		}
-	}
-	return limit
-}
-
-// down moves source i down to its place.
-func (h *keyHeap) down(i int) {
-	src, heads := h.src, h.heads
+// siftDown moves source i of a heap down to its place.
+func siftDown(src []*keySource, heads []uint64, i int) {
 	n := len(src)
 	for {
 		l := 2*i + 1
