@@ -95,7 +95,7 @@ func withAttr(name, key, value string) func(*node) bool {
 // written outside the repository, and returns that directory.
 func copyRuns(t testing.TB, dst string) {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join("..", "..", "results", "*", schema.SummaryJSONFile))
+	paths, err := filepath.Glob(filepath.Join("..", "results", "*", schema.SummaryJSONFile))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no published runs: %v", err)
 	}

@@ -194,7 +194,7 @@ func loopyRunCopy(t *testing.T, dir, name string) string {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"summary.json", "states.parquet"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "results", "mutorere-8", f))
+		data, err := os.ReadFile(filepath.Join("..", "results", "mutorere-8", f))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,7 +254,7 @@ func TestLoopyRunErrors(t *testing.T) {
 		}},
 		{"states not a states table", func(t *testing.T, run string) string {
 			p := filepath.Join(run, "states.parquet")
-			data, err := os.ReadFile(filepath.Join("..", "..", "results", "clobber-4x4", "tiers.parquet"))
+			data, err := os.ReadFile(filepath.Join("..", "results", "clobber-4x4", "tiers.parquet"))
 			if err != nil {
 				t.Fatal(err)
 			}

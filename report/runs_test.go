@@ -19,7 +19,7 @@ func oneRun(t *testing.T, dir, name string) string {
 		t.Fatal(err)
 	}
 	for _, f := range []string{schema.SummaryJSONFile, schema.TiersFile} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "results", "clobber-4x4", f))
+		data, err := os.ReadFile(filepath.Join("..", "results", "clobber-4x4", f))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +59,7 @@ func TestFindErrors(t *testing.T) {
 		}, false},
 		{"tiers of another run", func(t *testing.T, run string) string {
 			p := filepath.Join(run, schema.TiersFile)
-			data, err := os.ReadFile(filepath.Join("..", "..", "results", "clobber-3x5", schema.TiersFile))
+			data, err := os.ReadFile(filepath.Join("..", "results", "clobber-3x5", schema.TiersFile))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,12 +105,12 @@ func TestFindNamesAndOrder(t *testing.T) {
 	oneRun(t, dir, ".census-data/clobber-4x4")
 	small := oneRun(t, dir, "c/small")
 	// A smaller board sorts first, whatever its directory is called.
-	data, err := os.ReadFile(filepath.Join("..", "..", "results", "clobber-3x5", schema.SummaryJSONFile))
+	data, err := os.ReadFile(filepath.Join("..", "results", "clobber-3x5", schema.SummaryJSONFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(small, schema.SummaryJSONFile), data, 0o644)
-	data, _ = os.ReadFile(filepath.Join("..", "..", "results", "clobber-3x5", schema.TiersFile))
+	data, _ = os.ReadFile(filepath.Join("..", "results", "clobber-3x5", schema.TiersFile))
 	os.WriteFile(filepath.Join(small, schema.TiersFile), data, 0o644)
 
 	runs, err := Find(dir)
