@@ -173,8 +173,8 @@ func (r *censusRun) check(ctx context.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	if f.jobs < 1 {
-		return usagef("--jobs %d: want at least 1", f.jobs)
+	if err := checkJobs(f.jobs); err != nil {
+		return err
 	}
 	if f.shards < 0 || f.shards > 4096 {
 		return usagef("--shards %d: want 0 (automatic) to 4096", f.shards)
@@ -208,11 +208,8 @@ func (r *censusRun) check(ctx context.Context) error {
 		}
 	}
 	if f.store != "" {
-		if r.storeURL, err = storeURL(f.store); err != nil {
-			return usageError{err}
-		}
-		if _, err := openStore(ctx, r.storeURL); err != nil {
-			return usagef("--store %s: %v", f.store, err)
+		if r.storeURL, _, err = openStoreFlag(ctx, f.store); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -257,8 +254,9 @@ func (r *censusRun) startProfiles() (func(), error) {
 func (r *censusRun) census(ctx context.Context) (res *coordinator.Result, solved bool, err error) {
 	f := r.f
 	if f.solve {
-		cfg := coordinator.Config{Game: r.game, Board: r.board, Start: f.start, Run: f.run, Shards: f.shards,
-			NoSymmetry: f.plain, Positions: f.positions, Keep: true, Out: r.outDir, PiecesCodec: f.codec}
+		cfg := coordinator.Config{Env: coordinator.Env{Run: f.run}, Outputs: coordinator.Outputs{Out: r.outDir},
+			Census: coordinator.Census{Game: r.game, Board: r.board, Start: f.start, Shards: f.shards,
+				NoSymmetry: f.plain, Positions: f.positions, Keep: true, PiecesCodec: f.codec}}
 		if m, ok := coordinator.KeptOutputs(cfg); ok {
 			return r.finished(m)
 		}
