@@ -98,6 +98,13 @@ func Run(ctx context.Context, o Options) (*coordinator.Result, error) {
 	})
 }
 
+// KeptOutputs is coordinator.KeptOutputs of the census o: the manifest of
+// o.Out when it holds the finished outputs of that census with its kept
+// positions, whose solve can start without running it again.
+func (o Options) KeptOutputs() (schema.Manifest, bool) {
+	return coordinator.KeptOutputs(o.config(coordinator.Env{Run: o.Run}))
+}
+
 // openDeferSync opens the directory store at url, whose blobs each job
 // syncs at once, when it is done, before its done-record: as durable as a
 // sync per blob, without waiting for the disk once per blob.

@@ -253,20 +253,18 @@ func (r *censusRun) startProfiles() (func(), error) {
 // solved already.
 func (r *censusRun) census(ctx context.Context) (res *coordinator.Result, solved bool, err error) {
 	f := r.f
-	if f.solve {
-		cfg := coordinator.Config{Env: coordinator.Env{Run: f.run}, Outputs: coordinator.Outputs{Out: r.outDir},
-			Census: coordinator.Census{Game: r.game, Board: r.board, Start: f.start, Shards: f.shards,
-				NoSymmetry: f.plain, Positions: f.positions, Keep: true, PiecesCodec: f.codec}}
-		if m, ok := coordinator.KeptOutputs(cfg); ok {
-			return r.finished(m)
-		}
-	}
-	res, err = embedded.Run(ctx, embedded.Options{
+	o := embedded.Options{
 		Game: r.game, Board: r.board, Start: f.start, Run: f.run,
 		Out: r.outDir, Data: r.dataDir, Workers: f.jobs, Shards: f.shards, AckWait: ackWait(), RetryDelay: retryDelay(),
 		StoreURL: r.storeURL, OpenStore: openStore, KeepData: f.keepData, Metrics: r.metrics, NoSymmetry: f.plain, Positions: f.positions, Keep: f.solve || f.keep, NoSpaceCheck: f.noSpaceCheck,
 		MemBudget: r.budget, Version: version, Log: newLogger(f.quiet), Progress: r.prog.update, PiecesCodec: f.codec,
-	})
+	}
+	if f.solve {
+		if m, ok := o.KeptOutputs(); ok {
+			return r.finished(m)
+		}
+	}
+	res, err = embedded.Run(ctx, o)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, false, fmt.Errorf("interrupted; run the same command again to resume from %s", r.dataDir)
