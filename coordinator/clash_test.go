@@ -38,7 +38,7 @@ func TestClashPiecesCodec(t *testing.T) {
 // TestIDPiecesCodec checks that a run's ID names its pieces codec when it
 // is not zstd, and only then.
 func TestIDPiecesCodec(t *testing.T) {
-	cfg := Config{Game: "clobber", Board: "3x4"}
+	cfg := Config{Census: Census{Game: "clobber", Board: "3x4"}}
 	plain, err := cfg.ID()
 	if err != nil {
 		t.Fatal(err)

@@ -243,9 +243,11 @@ func TestThreeNodeCluster(t *testing.T) {
 			defer timer.Stop()
 			began := time.Now()
 			res, err := coordinator.Start(ctx, coordinator.Config{
-				Game: "clobber", Board: "4x4", Run: run, Shards: 3, Parallelism: 2, MemBudget: 64 << 20,
-				Store: st, StoreURL: st.Root(), Out: out, Version: "test", Progress: progress,
-				Log: testLog(t).With("in", "coordinator"),
+				Census:   coordinator.Census{Game: "clobber", Board: "4x4", Shards: 3},
+				Env:      coordinator.Env{Run: run, Store: st, StoreURL: st.Root(), Log: testLog(t).With("in", "coordinator")},
+				Tuning:   coordinator.Tuning{Parallelism: 2, MemBudget: 64 << 20},
+				Outputs:  coordinator.Outputs{Out: out, Version: "test"},
+				Progress: progress,
 			}, cconn)
 			finished := time.Now()
 			var shutAt time.Time
@@ -353,8 +355,11 @@ func TestTwoRunsAtOnce(t *testing.T) {
 		}
 		wg.Go(func() {
 			results[i], errs[i] = coordinator.Start(ctx, coordinator.Config{
-				Game: r.game, Board: r.board, Parallelism: 2, MemBudget: 64 << 20,
-				Store: st, StoreURL: st.Root(), Out: outs[i], Version: "test", Progress: progress,
+				Census:   coordinator.Census{Game: r.game, Board: r.board},
+				Env:      coordinator.Env{Store: st, StoreURL: st.Root()},
+				Tuning:   coordinator.Tuning{Parallelism: 2, MemBudget: 64 << 20},
+				Outputs:  coordinator.Outputs{Out: outs[i], Version: "test"},
+				Progress: progress,
 			}, conn)
 		})
 	}

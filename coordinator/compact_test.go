@@ -49,8 +49,10 @@ func TestCompactionsResume(t *testing.T) {
 				ctx, conn, st, kv := natsRun(t, run)
 				out := filepath.Join(t.TempDir(), "out")
 				cfg := coordinator.Config{
-					Game: "clobber", Board: "3x4", Run: run, Shards: 2, Parallelism: 2, MemBudget: 64 << 20,
-					Store: st, StoreURL: st.Root(), KV: kv, Out: out, Version: "test", CompactMin: 1,
+					Census:  coordinator.Census{Game: "clobber", Board: "3x4", Shards: 2},
+					Env:     coordinator.Env{Run: run, Store: st, StoreURL: st.Root(), KV: kv},
+					Tuning:  coordinator.Tuning{Parallelism: 2, MemBudget: 64 << 20, CompactMin: 1},
+					Outputs: coordinator.Outputs{Out: out, Version: "test"},
 				}
 				first := cfg
 				first.Exec = &stopping{batches: batches, after: after, inner: &coordinator.NATS{Conn: conn, KV: kv, Run: run, Nonce: "first"}}

@@ -8,12 +8,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"sync"
 	"time"
-
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/games"
@@ -32,123 +29,6 @@ import (
 type Executor interface {
 	Execute(ctx context.Context, batch []jobs.Job, done func(i int, r jobs.Result) error) ([]jobs.Result, error)
 }
-
-// Config is one run to coordinate.
-type Config struct {
-	Game, Board string
-	// Start is a board diagram, or empty for the standard start.
-	Start string
-	// Run names the run; every blob of the run lives under it.
-	Run string
-	// Shards forces the number of shards of every tier and reduction; zero
-	// chooses them from the sizes seen so far.
-	Shards int
-	// Parallelism is how many jobs can run at once; automatic sharding
-	// makes at least twice as many shards for large tiers.
-	Parallelism int
-	// MemBudget is the bytes one job may hold in record buffers.
-	MemBudget int64
-	Store     store.Store
-	// StoreURL locates Store for the workers.
-	StoreURL string
-	// KV is the run's bucket: its plan, tier plans, status and the
-	// workers' done-records.
-	KV   jetstream.KeyValue
-	Exec Executor
-	Log  *slog.Logger
-	// Progress, when set, is told of every finished batch.
-	Progress func(Progress)
-	// Out is the directory the outputs land in (OutputDir of the run).
-	Out string
-	// Version is written into run.json.
-	Version string
-	// KeepBlobs keeps the run's fragments in the store after it finishes.
-	KeepBlobs bool
-	// deletes runs a census's deletes in the background; nil deletes at
-	// once.
-	deletes *deleter
-	// Metrics, when set, show the run's progress.
-	Metrics *Metrics
-	// NoSymmetry stores every position instead of one per orbit of the
-	// start's symmetries (the counts are the same; it is slower).
-	NoSymmetry bool
-	// Positions writes the positions table: every position of the run,
-	// under positions/tier=NN/ in the outputs.
-	Positions bool
-	// Keep keeps every tier's positions, for the solve stage, under
-	// kept/ in the outputs (solve.go).
-	Keep bool
-	// PiecesCodec compresses the pieces table's pages; zero is zstd.
-	PiecesCodec schema.Codec
-	// Forward finds every tier from the successors of the one before,
-	// also for a game whose tiers a run finds backwards or lists by
-	// default (see backwardTiers and listedTiers).
-	Forward bool
-	// AckWait is how long a job may go without a heartbeat before it is
-	// delivered to another worker, set on the workers' consumer; zero
-	// means broker.DefaultAckWait.
-	AckWait time.Duration
-	// LeaseTTL is how long Start's hold on the run outlasts its last
-	// renewal; zero means DefaultLeaseTTL.
-	LeaseTTL time.Duration
-	// NoWait makes Start fail with ErrRunHeld, rather than wait, when
-	// another coordinator holds the run.
-	NoWait bool
-	// OnHeld, when set, is told once who holds the run when Start has to
-	// wait for it.
-	OnHeld func(holder runstate.Lease)
-	// TablesToOut moves each pieces table part into Out as its piece job
-	// finishes, and out of the store, rather than copying the parts at
-	// the end: the store then holds the parts of the running jobs only.
-	// For a run no coordinator on another machine can take over (census
-	// run): one that did would find the parts in neither its Out nor the
-	// store.
-	TablesToOut bool
-	// SpaceDirs are the directories that hold the run's working data (a
-	// directory store's root, the NATS server's store). Before each tier
-	// and before the reductions the run stops with a *NoSpaceError when
-	// one of them has less free space than the stage is estimated to
-	// write (see spaceBudget). A store with a root directory (a
-	// directory store) has its root checked as well.
-	SpaceDirs []string
-	// NoSpaceCheck checks no directory's free space: for filesystems that
-	// do not report it truthfully. A full disk then stops the run when a
-	// write fails, as it does when another process fills it.
-	NoSpaceCheck bool
-	// CompactMin is the bytes of piece fragments written since the last
-	// compaction below which the run does not compact them (see
-	// compactions); zero means DefaultCompactMin. A resumed run keeps the
-	// value it started with.
-	CompactMin uint64
-	// InProcessBelow runs a tier whose jobs' inputs hold fewer records
-	// than this each, on average, in the coordinator's own process,
-	// Parallelism jobs at once, without a barrier on the workers (see
-	// inProcess), unless Shards set more than one shard a tier; zero runs
-	// every job on the workers. The piece reduction runs there too when
-	// its jobs' inputs hold fewer than pieceInProcessScale times as many
-	// records each, unless Shards is set.
-	// DefaultInProcessBelow suits a coordinator that shares its machine
-	// with its workers.
-	InProcessBelow uint64
-}
-
-// DefaultInProcessBelow is a Config.InProcessBelow: jobs the size of the
-// tiers that automatic sharding leaves in one shard (minShardPositions),
-// which take milliseconds.
-const DefaultInProcessBelow = minShardPositions
-
-// pieceInProcessScale is how many more records a piece job's inputs may
-// hold than a tier job's for it to run in the coordinator: a record of a
-// piece job costs about half what a tier's position does (Clobber 4x4:
-// 0.75 us against 1.3 us).
-const pieceInProcessScale = 2
-
-// DefaultCompactMin is the default Config.CompactMin.
-const DefaultCompactMin = 4 << 20
-
-// minShardPositions is the size below which a tier is not split for
-// parallelism alone.
-const minShardPositions = 50_000
 
 // Result is a finished run: its summary, tiers and pieces table parts.
 type Result struct {
@@ -175,81 +55,107 @@ type Result struct {
 // result. Run state lives in cfg.KV: a Run of the same run ID continues
 // where an earlier one stopped.
 func Run(ctx context.Context, cfg Config) (*Result, error) {
-	if cfg.Log == nil {
-		cfg.Log = slog.New(slog.DiscardHandler)
-	}
+	cfg.withLog()
 	g, err := all.New(cfg.Game, cfg.Board, cfg.Start)
 	if err != nil {
 		return nil, err
 	}
 	st := state{b: runstate.New(nil, cfg.KV)}
-	reduceShards := cfg.Shards
-	if reduceShards == 0 {
-		reduceShards = reduceShardsFor(g.Board().Squares(), cfg.Parallelism)
-	}
-	plan, resumed, err := st.plan(ctx, cfg.Run, Plan{Game: cfg.Game, Board: cfg.Board, Start: cfg.Start,
-		Shards: cfg.Shards, ReduceShards: reduceShards, MemBudget: cfg.MemBudget, Store: cfg.StoreURL, NoSymmetry: cfg.NoSymmetry, Positions: cfg.Positions, Keep: cfg.Keep,
-		CompactMin: cmp.Or(cfg.CompactMin, DefaultCompactMin), PiecesCodec: piecesCodecName(cfg.PiecesCodec),
-		Backward: backwardTiers(g, cfg), Listed: listedTiers(g, cfg)})
+	plan, resumed, err := planRun(ctx, cfg, g, st)
 	if err != nil {
 		return nil, err
 	}
-	if resumed {
-		cfg.Log.Info("resuming run", "run", cfg.Run)
-		if err := st.clearFailures(ctx); err != nil {
-			return nil, fmt.Errorf("clear failed jobs: %w", err)
-		}
-	}
-	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Store: plan.Store,
-		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions, Keep: plan.Keep, PiecesCodec: plan.PiecesCodec,
-		Backward: plan.Backward, Listed: plan.Listed}
 	asked := ctx
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	cfg.deletes = &deleter{}
 	defer cfg.deletes.wait()
-	tr := newTracker(ctx, cfg, st, g.MaxTier(), cfg.Metrics.forRun(cfg.Run, g.Name(), g.Board().String(), g.MaxTier(), cfg.Keep))
-	tr.stop = stop
-	if n, ok := cfg.Exec.(*NATS); ok {
-		n.Waiting = tr.jobs
-		n.Fresh = !resumed
-	}
-	c := &census{cfg: cfg, g: g, spec: spec, st: st, resumed: resumed, reduceShards: plan.ReduceShards, tr: tr,
-		space: newSpaceBudget(cfg.spaceDirs()), pieces: newCompactions(spec, plan.ReduceShards, plan.CompactMin),
-		later: &unrecorded{st: cfg.Store, state: st, deletes: cfg.deletes}}
+	c := newCensusStage(ctx, cfg, g, st, plan, resumed)
+	c.tr.stop = stop
 	res, err := c.run(ctx)
 	err = c.record(asked, err)
 	if err == nil {
-		tr.status.Stages = c.clock.stages()
-		tr.stage(runstate.StageOutputs, res.Summary.Tiers, res.Summary.Positions)
-		if spec.Keep {
-			err = writeKept(ctx, &cfg, res, spec)
-		}
-		if err == nil {
-			err = c.writeOutputs(ctx, res)
-			tr.status.Stages = res.Summary.Stages
-		}
+		err = c.outputs(ctx, res)
 	}
 	if cause := context.Cause(ctx); err != nil && errors.Is(cause, broker.ErrStoreFull) {
 		err = cause
 	}
-	cfg.deletes.wait()
-	if err == nil && !cfg.KeepBlobs {
-		if derr := cfg.Store.DeletePrefix(ctx, jobs.RunPrefix(cfg.Run)); derr != nil {
-			cfg.Log.Warn("delete the run's fragments", "err", derr)
-		}
-	}
-	tr.finish(err)
+	c.finish(ctx, err)
 	return res, err
 }
 
-// census is one run of the census as its coordinator goes through it: the
-// tiers, one batch each, then the piece and class reductions. Its methods
-// are the steps.
-type census struct {
-	cfg          Config
-	g            games.Game
-	spec         jobs.Spec
+// planRun stores in st the plan of a new run of g under cfg, with the way
+// it finds its tiers, or reads the plan of the run it resumes (true),
+// whose failed jobs then get another chance.
+func planRun(ctx context.Context, cfg Config, g games.Game, st state) (Plan, bool, error) {
+	want := cfg.Census.plan()
+	want.ReduceShards = cmp.Or(cfg.Shards, reduceShardsFor(g.Board().Squares(), cfg.Parallelism))
+	want.MemBudget, want.Store, want.CompactMin = cfg.MemBudget, cfg.StoreURL, cmp.Or(cfg.CompactMin, DefaultCompactMin)
+	want.Backward, want.Listed = chooseTierWay(g, cfg).planned()
+	plan, resumed, err := st.plan(ctx, cfg.Run, want)
+	if err != nil || !resumed {
+		return plan, resumed, err
+	}
+	cfg.Log.Info("resuming run", "run", cfg.Run)
+	if err := st.clearFailures(ctx); err != nil {
+		return plan, resumed, fmt.Errorf("clear failed jobs: %w", err)
+	}
+	return plan, resumed, nil
+}
+
+// newCensusStage is the census of g under cfg, whose bucket st holds the
+// plan (resumed: of an earlier start).
+func newCensusStage(ctx context.Context, cfg Config, g games.Game, st state, plan Plan, resumed bool) *censusStage {
+	spec := jobs.Spec{Run: cfg.Run, Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Store: plan.Store,
+		MemBudget: plan.MemBudget, NoSymmetry: plan.NoSymmetry, Positions: plan.Positions, Keep: plan.Keep, PiecesCodec: plan.PiecesCodec,
+		Backward: plan.Backward, Listed: plan.Listed}
+	tr := newTracker(ctx, cfg, st, g.MaxTier(), cfg.Metrics.forRun(cfg.Run, g.Name(), g.Board().String(), g.MaxTier(), cfg.Keep))
+	if n, ok := cfg.Exec.(*NATS); ok {
+		n.Waiting = tr.jobs
+		n.Fresh = !resumed
+	}
+	return &censusStage{cfg: cfg, g: g, spec: spec, way: plannedTierWay(g, plan), st: st, resumed: resumed, reduceShards: plan.ReduceShards, tr: tr,
+		space: newSpaceBudget(cfg.spaceDirs()), pieces: newCompactions(spec, plan.ReduceShards, plan.CompactMin),
+		later: &unrecorded{st: cfg.Store, state: st, deletes: cfg.deletes}}
+}
+
+// outputs writes the outputs of the census's result res: its kept
+// positions, when it keeps them, then its tables.
+func (c *censusStage) outputs(ctx context.Context, res *Result) error {
+	c.tr.status.Stages = c.clock.stages()
+	c.tr.stage(runstate.StageOutputs, res.Summary.Tiers, res.Summary.Positions)
+	if c.spec.Keep {
+		if err := writeKept(ctx, &c.cfg, res, c.spec); err != nil {
+			return err
+		}
+	}
+	err := c.writeOutputs(ctx, res)
+	c.tr.status.Stages = res.Summary.Stages
+	return err
+}
+
+// finish ends the census, which ended with err: once its deletes are
+// done, a census that finished deletes its fragments unless it keeps
+// them, and its status says how it ended.
+func (c *censusStage) finish(ctx context.Context, err error) {
+	c.cfg.deletes.wait()
+	if err == nil && !c.cfg.KeepBlobs {
+		if derr := c.cfg.Store.DeletePrefix(ctx, jobs.RunPrefix(c.cfg.Run)); derr != nil {
+			c.cfg.Log.Warn("delete the run's fragments", "err", derr)
+		}
+	}
+	c.tr.finish(err)
+}
+
+// censusStage is one run of the census as its coordinator goes through
+// it: the tiers, one batch each, then the piece and class reductions. Its
+// methods are the steps.
+type censusStage struct {
+	cfg  Config
+	g    games.Game
+	spec jobs.Spec
+	// way is how the run finds its tiers, as its plan says.
+	way          tierWay
 	st           state
 	resumed      bool
 	reduceShards int
@@ -285,7 +191,7 @@ type census struct {
 // After any other error it forgets them, and the deletes they held: the
 // run's bucket may be another coordinator's by then, which would run them
 // again from their inputs.
-func (c *census) record(asked context.Context, err error) error {
+func (c *censusStage) record(asked context.Context, err error) error {
 	switch {
 	case err == nil:
 		return c.later.flush(asked)
@@ -306,7 +212,7 @@ func (c *census) record(asked context.Context, err error) error {
 const recordTimeout = 10 * time.Second
 
 // run runs the tiers and the reductions and returns the run's result.
-func (c *census) run(ctx context.Context) (*Result, error) {
+func (c *censusStage) run(ctx context.Context) (*Result, error) {
 	c.clock.begin()
 	c.tr.stage(runstate.StageTier, 0, 0)
 	if err := c.start(ctx); err != nil {
@@ -333,7 +239,9 @@ func (c *census) run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	sum := summarize(c.g, c.tiers, c.total, counts, classes)
-	return &Result{Summary: sum, Tiers: c.tiers, Tables: tables, Positions: c.positions, Compactions: c.pieces.made, Kept: c.kept, Backward: c.spec.Backward, Listed: c.spec.Listed}, nil
+	res := &Result{Summary: sum, Tiers: c.tiers, Tables: tables, Positions: c.positions, Compactions: c.pieces.made, Kept: c.kept}
+	res.Backward, res.Listed = c.way.planned()
+	return res, nil
 }
 
 // prepareTiers makes ready the places of every tier's blobs, the
@@ -343,7 +251,7 @@ func (c *census) run(ctx context.Context) (*Result, error) {
 // tiers: 31 directories, 11 ms on ext4 here, most of it in the single
 // jobs of the smallest tiers). A place not ready yet, or one that could
 // not be made, is made by the job that writes there.
-func (c *census) prepareTiers(ctx context.Context) {
+func (c *censusStage) prepareTiers(ctx context.Context) {
 	for t := 0; t <= c.g.MaxTier() && ctx.Err() == nil; t++ {
 		if err := store.Prepare(ctx, c.cfg.Store, jobs.PieceTierPrefix(c.cfg.Run, t), jobs.TierPrefix(c.cfg.Run, t+1)); err != nil {
 			c.cfg.Log.Debug("prepare the places of a tier's blobs", "tier", t, "err", err)
@@ -354,7 +262,7 @@ func (c *census) prepareTiers(ctx context.Context) {
 
 // start writes the start position, the input of tier 0, checking first
 // that a fresh run of a board with a published census fits.
-func (c *census) start(ctx context.Context) error {
+func (c *censusStage) start(ctx context.Context) error {
 	c.shards = c.cfg.shards(1)
 	if tp, found, err := c.tierPlan(ctx, 0); err != nil {
 		return err
@@ -374,7 +282,7 @@ func (c *census) start(ctx context.Context) error {
 }
 
 // tierPlan reads the plan of tier t, which only a resumed run can have.
-func (c *census) tierPlan(ctx context.Context, t int) (TierPlan, bool, error) {
+func (c *censusStage) tierPlan(ctx context.Context, t int) (TierPlan, bool, error) {
 	if !c.resumed {
 		return TierPlan{}, false, nil
 	}
@@ -383,106 +291,102 @@ func (c *census) tierPlan(ctx context.Context, t int) (TierPlan, bool, error) {
 
 // tier runs tier t's batch, with the compactions due beside it, and takes
 // in its results; false when the tier was empty: the tiers are done.
-func (c *census) tier(ctx context.Context, t int) (bool, error) {
-	// The successor records routed to this tier bound its size; a
-	// backward tier's every shard reads the whole previous tier, and the
-	// numbering of the next tier's arrangements bounds its size.
-	var incoming uint64
-	for _, in := range c.inputs {
-		for _, b := range in {
-			incoming += b.Count
-		}
-		if c.spec.Backward {
-			break
-		}
-	}
-	nextShards := c.cfg.shards(uint64(float64(incoming) * max(c.branching, 1)))
-	if c.spec.Listed {
-		// A listed tier reads nothing: the listing's count of its
-		// positions, one an orbit, sizes it, and the next tier's.
-		incoming = c.listedSize(t)
-		nextShards = c.cfg.shards(c.listedSize(t + 1))
-	}
-	if c.spec.Backward {
-		var space uint64
-		if t+1 <= c.g.MaxTier() {
-			gr := games.StartGroup(c.g, !c.spec.NoSymmetry)
-			space = c.g.(games.Dense).TierSpace(t+1) / uint64(gr.Size())
-		}
-		nextShards = c.cfg.shards(space)
-	}
-	tp, found, err := c.tierPlan(ctx, t)
+func (c *censusStage) tier(ctx context.Context, t int) (bool, error) {
+	incoming, next := c.way.sizes(t, c.inputs, c.branching)
+	tp, err := c.planTier(ctx, t, c.cfg.shards(next))
 	if err != nil {
 		return false, err
-	}
-	if found && tp.Shards == c.shards {
-		nextShards = tp.NextShards
-	} else {
-		tp = TierPlan{Shards: c.shards, NextShards: nextShards}
-		if err := c.st.putTierPlan(ctx, t, tp); err != nil {
-			return false, err
-		}
-	}
-	batch := make([]jobs.Job, c.shards)
-	for s := range batch {
-		batch[s] = jobs.Job{Tier: &jobs.TierJob{Spec: c.spec, Tier: t, Shard: s, Shards: c.shards,
-			NextShards: nextShards, ReduceShards: c.reduceShards}}
-		if !c.spec.Listed {
-			batch[s].Tier.Inputs = c.inputs[s]
-		}
 	}
 	// The piece fragments of the tiers before, when due, are compacted
 	// while this tier's jobs run. They go first: a compaction is one
 	// long job per reduce bucket, which at the end of the batch would
 	// keep it waiting.
 	compact := c.pieces.due(t)
-	batch = append(compact, batch...)
+	batch := append(compact, c.tierJobs(t, tp.NextShards)...)
 	if err := c.checkRoom(ctx, batch, func() error { return c.space.checkTier(t, incoming, c.pieces.compacting(compact)) }); err != nil {
 		return false, err
 	}
-	// Shards the user set are theirs to spread over the workers.
-	// A backward tier's inputs are read by every job of the tier, where
-	// the coordinator's own jobs are recorded in groups that count on one
-	// reader a blob (unrecorded): its jobs go to the workers.
-	exec, err := c.executor(ctx, len(compact) == 0 && (c.cfg.Shards == 0 || c.shards == 1) && incoming < c.cfg.InProcessBelow*uint64(c.shards) && !c.spec.Backward)
+	results, compacted, compactWall, err := c.runTier(ctx, t, batch, len(compact), incoming)
 	if err != nil {
 		return false, err
 	}
+	if err := c.tierTime(ctx, t, tp, compactWall); err != nil {
+		return false, err
+	}
+	return c.tierDone(ctx, t, tp.NextShards, incoming, results, compacted)
+}
+
+// planTier returns the plan of tier t: the one an earlier start of the
+// run stored for its shards, or else a new one, stored, with nextShards
+// shards for the next tier.
+func (c *censusStage) planTier(ctx context.Context, t, nextShards int) (TierPlan, error) {
+	tp, found, err := c.tierPlan(ctx, t)
+	if err != nil || (found && tp.Shards == c.shards) {
+		return tp, err
+	}
+	tp = TierPlan{Shards: c.shards, NextShards: nextShards}
+	return tp, c.st.putTierPlan(ctx, t, tp)
+}
+
+// tierJobs are the jobs of tier t, one a shard, each with what it reads
+// of the tier's inputs.
+func (c *censusStage) tierJobs(t, nextShards int) []jobs.Job {
+	batch := make([]jobs.Job, c.shards)
+	for s := range batch {
+		batch[s] = jobs.Job{Tier: &jobs.TierJob{Spec: c.spec, Tier: t, Shard: s, Shards: c.shards,
+			NextShards: nextShards, ReduceShards: c.reduceShards, Inputs: c.way.shardInputs(c.inputs, s)}}
+	}
+	return batch
+}
+
+// runTier runs the batch of tier t, whose inputs hold incoming records
+// and whose first compactions jobs compact the piece fragments, and
+// returns the results of the tier's jobs and of the compactions, and the
+// wall time the compactions took. The clock counts their jobs.
+func (c *censusStage) runTier(ctx context.Context, t int, batch []jobs.Job, compactions int, incoming uint64) (tier, compacted []jobs.Result, compactWall float64, err error) {
+	// Shards the user set are theirs to spread over the workers.
+	exec, err := c.executor(ctx, compactions == 0 && (c.cfg.Shards == 0 || c.shards == 1) && incoming < c.cfg.InProcessBelow*uint64(c.shards) && c.way.inCoordinator())
+	if err != nil {
+		return nil, nil, 0, err
+	}
 	began := time.Now()
-	var compacted time.Time
+	var compactedAt time.Time
 	results, err := exec.Execute(ctx, batch, c.cfg.forget(ctx, batch, func(r jobs.Result) error {
 		if r.Compact != nil {
-			compacted = time.Now()
+			compactedAt = time.Now()
 		}
 		return nil
 	}))
 	if err != nil {
-		return false, fmt.Errorf("tier %d: %w", t, err)
+		return nil, nil, 0, fmt.Errorf("tier %d: %w", t, err)
 	}
-	compactions, results := results[:len(compact)], results[len(compact):]
-	c.clock.add(&c.clock.s.Compactions, compactions)
-	c.clock.add(&c.clock.s.Tiers, results)
+	compacted, tier = results[:compactions], results[compactions:]
+	c.clock.add(&c.clock.s.Compactions, compacted)
+	c.clock.add(&c.clock.s.Tiers, tier)
 	if x, ok := exec.(*inProcess); ok {
 		c.clock.s.Tiers.InCoordinator += x.ran
 	}
-	var compactWall float64
-	if len(compact) > 0 {
-		compactWall = compacted.Sub(began).Seconds()
+	if compactions > 0 {
+		compactWall = compactedAt.Sub(began).Seconds()
 	}
-	// A tier that an earlier start finished counts the wall time it took
-	// then, which its plan kept, rather than the moments its done-records
-	// took to replay.
+	return tier, compacted, compactWall, nil
+}
+
+// tierTime ends tier t on the clock, with the compactions beside it,
+// which took compactWall. A tier that an earlier start finished counts
+// the wall time it took then, which its plan tp kept, rather than the
+// moments its done-records took to replay; a tier that took keepTierWall
+// or more keeps its time in its plan.
+func (c *censusStage) tierTime(ctx context.Context, t int, tp TierPlan, compactWall float64) error {
 	if tp.WallS > 0 {
 		compactWall = tp.CompactWallS
 	}
 	c.clock.s.Compactions.WallSeconds += compactWall
 	if took := c.clock.tierDone(tp.WallS); tp.WallS == 0 && took >= keepTierWall {
 		tp.WallS, tp.CompactWallS = took.Seconds(), compactWall
-		if err := c.st.putTierPlan(ctx, t, tp); err != nil {
-			return false, err
-		}
+		return c.st.putTierPlan(ctx, t, tp)
 	}
-	return c.tierDone(ctx, t, nextShards, incoming, results, compactions)
+	return nil
 }
 
 // keepTierWall is the wall time from which a finished tier keeps it in its
@@ -490,76 +394,71 @@ func (c *census) tier(ctx context.Context, t int) (bool, error) {
 // worth a write to the run's bucket, and replays in about as long.
 const keepTierWall = time.Second
 
-// tierDone takes in the results of tier t's batch: the next tier's
-// inputs, the counts, the piece fragments and the positions table parts;
-// false when the tier was empty.
-func (c *census) tierDone(ctx context.Context, t, nextShards int, incoming uint64, results, compacted []jobs.Result) (bool, error) {
-	var stats jobs.TierStats
-	var parts []jobs.Blob
-	var written uint64
-	next := make([][]jobs.Blob, nextShards)
-	kept := KeptTier{Shards: c.shards}
+// tierOutput is what the jobs of a tier wrote, added up.
+type tierOutput struct {
+	stats jobs.TierStats
+	// next are the next tier's inputs by shard, parts the positions table
+	// parts, kept the kept positions.
+	next  [][]jobs.Blob
+	parts []jobs.Blob
+	kept  KeptTier
+	// written is the bytes the jobs wrote to the store.
+	written uint64
+}
+
+// tierOutput adds up the results of the jobs of a tier whose next tier
+// has nextShards shards.
+func (c *censusStage) tierOutput(results []jobs.Result, nextShards int) tierOutput {
+	out := tierOutput{next: make([][]jobs.Blob, nextShards), kept: KeptTier{Shards: c.shards}}
 	for _, r := range results {
 		tr := r.Tier
-		kept.add(tr.Kept)
-		stats.Add(tr.Stats)
+		out.kept.add(tr.Kept)
+		out.stats.Add(tr.Stats)
 		for _, b := range tr.Next {
-			if c.spec.Backward {
-				// Every shard of the next tier reads them all.
-				for s := range next {
-					next[s] = append(next[s], b)
-				}
-				continue
-			}
-			next[b.Bucket] = append(next[b.Bucket], b)
+			c.way.route(out.next, b)
 		}
-		written += blobBytes(tr.Next) + blobBytes(tr.Pieces)
+		out.written += blobBytes(tr.Next) + blobBytes(tr.Pieces)
 		if tr.Kept != nil {
 			// Kept positions stay until the run ends: the tiers to come
 			// write theirs too.
-			written += uint64(tr.Kept.Size)
+			out.written += uint64(tr.Kept.Size)
 		}
 		if tr.Table != nil {
-			parts = append(parts, *tr.Table)
-			written += uint64(tr.Table.Size)
+			out.parts = append(out.parts, *tr.Table)
+			out.written += uint64(tr.Table.Size)
 		}
 	}
-	c.space.learn(incoming, written)
+	return out
+}
+
+// tierDone takes in the results of tier t's batch: the next tier's
+// inputs, the counts, the piece fragments and the positions table parts;
+// false when the tier was empty.
+func (c *censusStage) tierDone(ctx context.Context, t, nextShards int, incoming uint64, results, compacted []jobs.Result) (bool, error) {
+	out := c.tierOutput(results, nextShards)
+	c.space.learn(incoming, out.written)
 	if err := c.pieces.done(ctx, c.cfg, t, results, compacted); err != nil {
 		return false, err
 	}
+	stats := out.stats
 	if stats.Positions == 0 {
 		return false, nil
 	}
 	if c.spec.Positions {
-		var rows uint64
-		for _, b := range parts {
-			rows += b.Count
-		}
-		if rows != stats.Positions {
+		if rows := blobRecords(out.parts); rows != stats.Positions {
 			return false, fmt.Errorf("tier %d: positions table parts hold %d rows for %d positions", t, rows, stats.Positions)
 		}
-		c.positions = append(c.positions, parts)
+		c.positions = append(c.positions, out.parts)
 	}
 	c.total.Add(stats)
 	c.tiers = append(c.tiers, tierRow(c.g, t, stats))
 	if c.spec.Keep {
-		c.kept = append(c.kept, kept)
+		c.kept = append(c.kept, out.kept)
 	}
 	c.cfg.Log.Info("tier done", "tier", t, "positions", stats.Positions, "stored", stats.Stored, "moves", stats.Moves, "shards", c.shards)
 	c.branching = float64(stats.Moves) / float64(stats.Positions)
-	// Tier t is done for good: its position fragments are read by no
-	// job again, even after a restart (which replays done-records).
-	// forget deleted them as their last readers finished; this sweeps
-	// what a failed delete, or a job's own leftovers, left under it.
-	if !c.cfg.KeepBlobs {
-		c.cfg.deletes.do(func() {
-			if err := c.cfg.Store.DeletePrefix(ctx, jobs.TierPrefix(c.cfg.Run, t)); err != nil {
-				c.cfg.Log.Warn("delete the fragments of a finished tier", "tier", t, "err", err)
-			}
-		})
-	}
-	c.inputs, c.shards = next, nextShards
+	c.sweepTier(ctx, t)
+	c.inputs, c.shards = out.next, nextShards
 	// What the store holds now: the next tier's inputs, every piece
 	// record so far and the positions parts.
 	inUse := blobBytes(c.pieces.blobs())
@@ -573,10 +472,27 @@ func (c *census) tierDone(ctx context.Context, t, nextShards int, incoming uint6
 	return true, nil
 }
 
+// sweepTier deletes what is left of tier t's position fragments, unless
+// the run keeps its blobs. Tier t is done for good: its position
+// fragments are read by no job again, even after a restart (which
+// replays done-records). forget deleted them as their last readers
+// finished; this sweeps what a failed delete, or a job's own leftovers,
+// left under it.
+func (c *censusStage) sweepTier(ctx context.Context, t int) {
+	if c.cfg.KeepBlobs {
+		return
+	}
+	c.cfg.deletes.do(func() {
+		if err := c.cfg.Store.DeletePrefix(ctx, jobs.TierPrefix(c.cfg.Run, t)); err != nil {
+			c.cfg.Log.Warn("delete the fragments of a finished tier", "tier", t, "err", err)
+		}
+	})
+}
+
 // executor is the executor of a batch: the coordinator itself for a
 // small one (see inProcess), else the workers, once the jobs the
 // coordinator ran are recorded.
-func (c *census) executor(ctx context.Context, small bool) (Executor, error) {
+func (c *censusStage) executor(ctx context.Context, small bool) (Executor, error) {
 	if !small {
 		return c.cfg.Exec, c.later.flush(ctx)
 	}
@@ -587,7 +503,7 @@ func (c *census) executor(ctx context.Context, small bool) (Executor, error) {
 // checkRoom runs check before a batch that no earlier start of the run
 // has begun. A check that finds too little room while deletes are still
 // running is made again once they are done: they may free what it lacks.
-func (c *census) checkRoom(ctx context.Context, batch []jobs.Job, check func() error) error {
+func (c *censusStage) checkRoom(ctx context.Context, batch []jobs.Job, check func() error) error {
 	return checkRoom(ctx, c.st, c.resumed, c.space, batch, func() error {
 		err := check()
 		if errors.Is(err, ErrNoSpace) {
@@ -603,97 +519,101 @@ func (c *census) checkRoom(ctx context.Context, batch []jobs.Job, check func() e
 	})
 }
 
-// reduce runs the piece reduction, then the class reduction.
-func (c *census) reduce(ctx context.Context) (jobs.PieceResult, jobs.ClassResult, []jobs.Blob, error) {
+// reduce runs the piece reduction, then the class reduction, and returns
+// what they counted and the pieces table parts.
+func (c *censusStage) reduce(ctx context.Context) (jobs.PieceResult, jobs.ClassResult, []jobs.Blob, error) {
 	c.tr.stage(runstate.StagePieces, len(c.tiers), c.total.Positions)
-	room := func(batch []jobs.Job) error {
-		return c.checkRoom(ctx, batch, func() error {
-			group := games.StartGroup(c.g, !c.spec.NoSymmetry)
-			return c.space.check("the piece reduction", pieceReductionBytes(c.pieces.blobs(), group.Size(), len(batch), c.cfg.Parallelism, schema.Codec(c.spec.PiecesCodec)))
-		})
-	}
 	// A reduction as small as the tiers that run here runs here too:
 	// its jobs take tens of milliseconds, and a batch on the workers
 	// costs about ten more before its first job starts, for each of its
 	// two batches.
 	blobs := c.pieces.blobs()
-	var records uint64
-	for _, b := range blobs {
-		records += b.Count
-	}
+	records := blobRecords(blobs)
 	exec, err := c.executor(ctx, c.cfg.Shards == 0 && records < pieceInProcessScale*c.cfg.InProcessBelow*uint64(c.reduceShards))
 	if err != nil {
 		return jobs.PieceResult{}, jobs.ClassResult{}, nil, err
 	}
 	c.cfg.Log.Debug("piece reduction", "records", records, "shards", c.reduceShards, "in_coordinator", exec != c.cfg.Exec)
-	return reduce(ctx, c.cfg, exec, c.spec, c.reduceShards, blobs, room, &c.clock, &c.placed, func() {
-		c.tr.status.Stages = c.clock.stages()
-		c.tr.stage(runstate.StageClasses, len(c.tiers), c.total.Positions)
-	})
+	pieces, tables, classInputs, err := c.reducePieces(ctx, exec, blobs)
+	if err != nil {
+		return pieces, jobs.ClassResult{}, nil, err
+	}
+	c.tr.status.Stages = c.clock.stages()
+	c.tr.stage(runstate.StageClasses, len(c.tiers), c.total.Positions)
+	classes, err := c.reduceClasses(ctx, exec, classInputs)
+	if err != nil {
+		return pieces, classes, nil, err
+	}
+	return pieces, classes, tables, nil
 }
 
-// writeOutputs writes the outputs, recording the time it took in the
-// summary before summary.json is written.
-func (c *census) writeOutputs(ctx context.Context, res *Result) error {
-	return c.clock.outputs(func(done func()) error {
-		return writeOutputs(ctx, c.cfg.Store, res, c.cfg.Run, c.cfg.Version, c.cfg.Out, &c.placed, func() {
-			done()
-			res.Summary.Stages = c.clock.stages()
-		})
-	})
-}
-
-// reduce runs the piece jobs, once room accepts their batch, then, after
-// telling classesBegin, the class jobs, and adds up what they counted and
-// what they cost into clock. With cfg.TablesToOut it puts each pieces
-// table part in the outputs as its job finishes, and adds its name to
-// placed.
-func reduce(ctx context.Context, cfg Config, exec Executor, spec jobs.Spec, reduceShards int, pieceBlobs []jobs.Blob, room func([]jobs.Job) error, clock *stageClock, placed *sync.Map, classesBegin func()) (jobs.PieceResult, jobs.ClassResult, []jobs.Blob, error) {
-	var pieces jobs.PieceResult
-	var classes jobs.ClassResult
-	byBucket := make([][]jobs.Blob, reduceShards)
-	for _, b := range pieceBlobs {
+// reducePieces runs the piece jobs on exec over the piece fragments
+// blobs, once there is room for them, and returns what they counted, the
+// pieces table parts and the class jobs' inputs by class shard; the clock
+// counts what they cost.
+func (c *censusStage) reducePieces(ctx context.Context, exec Executor, blobs []jobs.Blob) (jobs.PieceResult, []jobs.Blob, [][]jobs.Blob, error) {
+	byBucket := make([][]jobs.Blob, c.reduceShards)
+	for _, b := range blobs {
 		byBucket[b.Bucket] = append(byBucket[b.Bucket], b)
 	}
-	classShards := reduceShards
-	batch := make([]jobs.Job, reduceShards)
+	batch := make([]jobs.Job, c.reduceShards)
 	for r := range batch {
-		batch[r] = jobs.Job{Piece: &jobs.PieceJob{Spec: spec, Bucket: r, ClassShards: classShards, Inputs: byBucket[r]}}
+		batch[r] = jobs.Job{Piece: &jobs.PieceJob{Spec: c.spec, Bucket: r, ClassShards: c.reduceShards, Inputs: byBucket[r]}}
 	}
-	if err := room(batch); err != nil {
-		return pieces, classes, nil, err
+	err := c.checkRoom(ctx, batch, func() error {
+		group := games.StartGroup(c.g, !c.spec.NoSymmetry)
+		return c.space.check("the piece reduction", pieceReductionBytes(c.pieces.blobs(), group.Size(), len(batch), c.cfg.Parallelism, schema.Codec(c.spec.PiecesCodec)))
+	})
+	if err != nil {
+		return jobs.PieceResult{}, nil, nil, err
 	}
 	// With TablesToOut the pieces table's parts land in the outputs as
 	// their jobs finish, and leave the store.
-	if err := beginOutputs(cfg.Out); err != nil {
-		return pieces, classes, nil, err
+	if err := beginOutputs(c.cfg.Out); err != nil {
+		return jobs.PieceResult{}, nil, nil, err
 	}
 	began := time.Now()
-	ran := func() int { return 0 }
+	results, err := exec.Execute(ctx, batch, c.cfg.forget(ctx, batch, c.tableToOut(ctx, exec)))
+	if err != nil {
+		return jobs.PieceResult{}, nil, nil, fmt.Errorf("pieces: %w", err)
+	}
+	pieces, tables, classInputs := pieceResults(results, c.reduceShards)
+	c.clock.add(&c.clock.s.Pieces, results)
+	c.clock.s.Pieces.InCoordinator += ranHere(exec)
+	c.clock.s.Pieces.WallSeconds = time.Since(began).Seconds()
+	return pieces, tables, classInputs, nil
+}
+
+// tableToOut is what a piece job run on exec does once done: with
+// Config.TablesToOut its pieces table part goes to the outputs, synced,
+// once its job is recorded, leaves the store, and its name goes into
+// placed.
+func (c *censusStage) tableToOut(ctx context.Context, exec Executor) func(jobs.Result) error {
 	var later *unrecorded
 	if x, ok := exec.(*inProcess); ok {
-		ran = func() int { n := x.ran; x.ran = 0; return n }
 		later = x.later
 	}
-	results, err := exec.Execute(ctx, batch, cfg.forget(ctx, batch, func(r jobs.Result) error {
-		if !cfg.TablesToOut || r.Piece == nil || r.Piece.Table == nil {
+	return func(r jobs.Result) error {
+		if !c.cfg.TablesToOut || r.Piece == nil || r.Piece.Table == nil {
 			return nil
 		}
-		// A part goes to the outputs synced, its job recorded.
 		if err := later.flush(ctx); err != nil {
 			return err
 		}
-		if err := placeTable(ctx, cfg.Store, *r.Piece.Table, cfg.Out, true); err != nil {
+		if err := placeTable(ctx, c.cfg.Store, *r.Piece.Table, c.cfg.Out, true); err != nil {
 			return err
 		}
-		placed.Store(r.Piece.Table.Name, true)
-		cfg.deleteBlobs(ctx, "a pieces table part in the outputs", r.Piece.Table.Name)
+		c.placed.Store(r.Piece.Table.Name, true)
+		c.cfg.deleteBlobs(ctx, "a pieces table part in the outputs", r.Piece.Table.Name)
 		return nil
-	}))
-	if err != nil {
-		return pieces, classes, nil, fmt.Errorf("pieces: %w", err)
 	}
-	pieces.BySize = map[int]uint64{}
+}
+
+// pieceResults adds up the results of the piece jobs: what they counted,
+// the pieces table parts, and the class jobs' inputs by class shard, of
+// which there are classShards.
+func pieceResults(results []jobs.Result, classShards int) (jobs.PieceResult, []jobs.Blob, [][]jobs.Blob) {
+	pieces := jobs.PieceResult{BySize: map[int]uint64{}}
 	var tables []jobs.Blob
 	classInputs := make([][]jobs.Blob, classShards)
 	for _, r := range results {
@@ -711,27 +631,54 @@ func reduce(ctx context.Context, cfg Config, exec Executor, spec jobs.Spec, redu
 			classInputs[b.Bucket] = append(classInputs[b.Bucket], b)
 		}
 	}
-	clock.add(&clock.s.Pieces, results)
-	clock.s.Pieces.InCoordinator += ran()
-	clock.s.Pieces.WallSeconds = time.Since(began).Seconds()
-	classesBegin()
-	began = time.Now()
-	batch = make([]jobs.Job, classShards)
-	for c := range batch {
-		batch[c] = jobs.Job{Class: &jobs.ClassJob{Spec: spec, Bucket: c, Inputs: classInputs[c]}}
+	return pieces, tables, classInputs
+}
+
+// reduceClasses runs the class jobs on exec, one a class shard of inputs,
+// and returns what they counted; the clock counts what they cost.
+func (c *censusStage) reduceClasses(ctx context.Context, exec Executor, inputs [][]jobs.Blob) (jobs.ClassResult, error) {
+	var classes jobs.ClassResult
+	began := time.Now()
+	batch := make([]jobs.Job, len(inputs))
+	for i := range batch {
+		batch[i] = jobs.Job{Class: &jobs.ClassJob{Spec: c.spec, Bucket: i, Inputs: inputs[i]}}
 	}
-	if results, err = exec.Execute(ctx, batch, cfg.forget(ctx, batch, nil)); err != nil {
-		return pieces, classes, nil, fmt.Errorf("classes: %w", err)
+	results, err := exec.Execute(ctx, batch, c.cfg.forget(ctx, batch, nil))
+	if err != nil {
+		return classes, fmt.Errorf("classes: %w", err)
 	}
-	clock.add(&clock.s.Classes, results)
-	clock.s.Classes.InCoordinator += ran()
-	clock.s.Classes.WallSeconds = time.Since(began).Seconds()
+	c.clock.add(&c.clock.s.Classes, results)
+	c.clock.s.Classes.InCoordinator += ranHere(exec)
+	c.clock.s.Classes.WallSeconds = time.Since(began).Seconds()
 	for _, r := range results {
 		classes.Symmetric += r.Class.Symmetric
 		classes.Negation += r.Class.Negation
 		classes.SelfNegative += r.Class.SelfNegative
 	}
-	return pieces, classes, tables, nil
+	return classes, nil
+}
+
+// ranHere is how many jobs exec ran in the coordinator's process since
+// the last time it was asked: none unless exec is the coordinator.
+func ranHere(exec Executor) int {
+	x, ok := exec.(*inProcess)
+	if !ok {
+		return 0
+	}
+	n := x.ran
+	x.ran = 0
+	return n
+}
+
+// writeOutputs writes the outputs, recording the time it took in the
+// summary before summary.json is written.
+func (c *censusStage) writeOutputs(ctx context.Context, res *Result) error {
+	return c.clock.outputs(func(done func()) error {
+		return writeOutputs(ctx, c.cfg.Store, res, c.cfg.Run, c.cfg.Version, c.cfg.Out, &c.placed, func() {
+			done()
+			res.Summary.Stages = c.clock.stages()
+		})
+	})
 }
 
 // forget is the done function of batch: it calls then (when not nil) with
@@ -833,57 +780,6 @@ func (cfg *Config) shards(est uint64) int {
 }
 
 const maxShards = 4096
-
-// backwardTiers says whether a new run finds its tiers backwards
-// (jobs.Spec.Backward): for a game whose tiers can be numbered densely from
-// its start (Amazons with one amazon a side), where a tier's arrangements
-// are nearly all reachable and testing each for a reachable predecessor
-// costs a fraction of sending on every successor
-// (docs/history/performance-rounds.md, "The backward tiers of a dense
-// board"), unless the run goes forward (forwardOnly). So does a board
-// whose largest tier's bitmap, which every job of the next tier holds,
-// would take more than a quarter of a job's memory budget (Amazons 4x5's
-// takes 2.3 MB, 5x5's 101 MB, 5x6's 4.4 GB).
-func backwardTiers(g games.Game, cfg Config) bool {
-	d, ok := g.(games.Dense)
-	if !ok || !d.DenseTiers() || forwardOnly(cfg) {
-		return false
-	}
-	for t := 0; t <= g.MaxTier(); t++ {
-		if int64(d.TierSpace(t)/8) > cfg.MemBudget/4 {
-			return false
-		}
-	}
-	return true
-}
-
-// listedTiers says whether a new run lists its tiers (jobs.Spec.Listed):
-// for a game whose reachable positions of a tier can be listed outright
-// (Domineering, whose reachable positions are the sets dominoes tile),
-// where listing a tier costs a fraction of sending on every successor of
-// the tier before (docs/history/performance-rounds.md, "Domineering's tiers
-// listed outright"), unless the run goes forward (forwardOnly).
-func listedTiers(g games.Game, cfg Config) bool {
-	l, ok := g.(games.Listed)
-	return ok && !forwardOnly(cfg) && l.ListedTiers()
-}
-
-// forwardOnly says whether a run finds every tier forwards, whatever its
-// game allows: the positions table and the kept positions want a tier's
-// positions as the forward tiers find them, in their shards by key, and
-// Forward asks for it.
-func forwardOnly(cfg Config) bool { return cfg.Forward || cfg.Positions || cfg.Keep }
-
-// listedSize is about the number of positions a listed run stores in
-// tier t: the tier's reachable positions over the order of the start's
-// symmetry group.
-func (c *census) listedSize(t int) uint64 {
-	if t > c.g.MaxTier() {
-		return 0
-	}
-	gr := games.StartGroup(c.g, !c.spec.NoSymmetry)
-	return c.g.(games.Listed).TierSize(t) / uint64(gr.Size())
-}
 
 func startMoves(g games.Game) int {
 	m := games.NewMoveStats(false)

@@ -12,7 +12,7 @@ import "sync"
 // 30 s of the run's wall in all.
 //
 // What is asked for is done before the census ends (wait), and before a
-// space check that would fail without it (census.checkRoom). A delete
+// space check that would fail without it (censusStage.checkRoom). A delete
 // that fails only leaves wasted space, as before: the run's prefix goes
 // at its end. A nil deleter deletes at once.
 //

@@ -122,7 +122,7 @@ func TestCheckRoomWaitsForDeletes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var free atomic.Uint64
 			free.Store(10)
-			c := &census{cfg: Config{deletes: &deleter{}}, space: &spaceBudget{dirs: []string{"store"},
+			c := &censusStage{cfg: Config{deletes: &deleter{}}, space: &spaceBudget{dirs: []string{"store"},
 				free: func(string) (uint64, bool, error) { return free.Load(), true, nil }}}
 			c.cfg.deletes.do(func() {
 				time.Sleep(50 * time.Millisecond)

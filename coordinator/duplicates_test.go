@@ -52,8 +52,10 @@ func TestDuplicateDelivery(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	exec := &duplicating{inner: &coordinator.NATS{Conn: conn, KV: kv, Run: run, Nonce: "test"}, js: conn.JS, run: run}
 	res, err := coordinator.Run(ctx, coordinator.Config{
-		Game: "clobber", Board: "3x4", Run: run, Shards: 3, Parallelism: 2, MemBudget: 64 << 20,
-		Store: st, StoreURL: st.Root(), KV: kv, Exec: exec, Out: out, Version: "test",
+		Census:  coordinator.Census{Game: "clobber", Board: "3x4", Shards: 3},
+		Env:     coordinator.Env{Run: run, Store: st, StoreURL: st.Root(), KV: kv, Exec: exec},
+		Tuning:  coordinator.Tuning{Parallelism: 2, MemBudget: 64 << 20},
+		Outputs: coordinator.Outputs{Out: out, Version: "test"},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -56,7 +56,7 @@ func TestWritesOutlastElection(t *testing.T) {
 	m := NewMetrics(prometheus.NewRegistry())
 	ctx = withNATSWait(ctx, &natsWait{run: run, log: slog.New(slog.NewTextHandler(&logged, nil)), m: m})
 	var told []Progress
-	cfg := Config{Log: slog.New(slog.DiscardHandler), Progress: func(p Progress) { told = append(told, p) }}
+	cfg := Config{Env: Env{Log: slog.New(slog.DiscardHandler)}, Progress: func(p Progress) { told = append(told, p) }}
 	tr := newTracker(ctx, cfg, state{b}, 4, m.forRun(run, "clobber", "2x2", 4, false))
 	tr.stage(runstate.StageTier, 0, 0)
 	waited := slices.ContainsFunc(told, func(p Progress) bool { return p.NATSWait > 0 })
@@ -90,8 +90,7 @@ func TestLeaseOutlastsElection(t *testing.T) {
 	const run = "lease-election"
 	victim, _, b := runOnCluster(t, ctx, c, run)
 	var logged syncBuffer
-	cfg := Config{Log: slog.New(slog.NewTextHandler(&logged, nil)), LeaseTTL: time.Second}
-	lease, err := acquireLease(ctx, b, cfg)
+	lease, err := acquireLease(ctx, b, LeaseOptions{LeaseTTL: time.Second}, slog.New(slog.NewTextHandler(&logged, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func (cfg Config) ID() (string, error) {
 
 // KeptOutputs returns the manifest of cfg.Out when it holds the finished
 // outputs of the run cfg describes, with its kept positions
-// (CheckSolveDir): a census whose solve can start from its outputs,
+// (CheckStageDir): a census whose solve can start from its outputs,
 // without running it again. The outputs must be of the run's ID, game,
 // board and start, with or without the symmetry reduction and the
 // positions table as cfg asks, and, when cfg forces a sharding, with the
@@ -46,7 +46,8 @@ func KeptOutputs(cfg Config) (schema.Manifest, bool) {
 	if err != nil {
 		return schema.Manifest{}, false
 	}
-	m, idx, err := CheckSolveDir(cfg.Out)
+	d, err := CheckStageDir(cfg.Out, SolveStage)
+	m, idx := d.Manifest, d.Kept
 	if err != nil || m.Run != id || m.Game != g.Name() || m.Board != g.Board().String() || m.Start != g.Format(g.Start()) ||
 		idx.NoSymmetry != cfg.NoSymmetry || hasPositions(m) != cfg.Positions {
 		return m, false

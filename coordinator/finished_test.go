@@ -24,7 +24,7 @@ func TestKeptOutputs(t *testing.T) {
 		return out
 	}
 	kept, plain := run("kept", true, true), run("plain", false, true)
-	base := coordinator.Config{Game: "clobber", Board: "2x3", Shards: 2, Keep: true, Positions: true, Out: kept}
+	base := coordinator.Config{Census: coordinator.Census{Game: "clobber", Board: "2x3", Shards: 2, Keep: true, Positions: true}, Outputs: coordinator.Outputs{Out: kept}}
 	id, err := base.ID()
 	if err != nil {
 		t.Fatal(err)

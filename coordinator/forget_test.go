@@ -146,8 +146,10 @@ func inputsLeave(t *testing.T, moves bool, want *coordinator.Result, wantPieces 
 	x := &inspecting{t: t, inner: &coordinator.NATS{Conn: conn, KV: kv, Run: run, Nonce: "n"}, st: st, out: out, moves: moves,
 		consumed: map[string]bool{}, deleted: map[string]bool{}}
 	res, err := coordinator.Run(ctx, coordinator.Config{
-		Game: "clobber", Board: "3x4", Run: run, Shards: 3, Parallelism: 2, MemBudget: 64 << 20,
-		Store: watchedStore{st, x}, StoreURL: st.Root(), KV: kv, Out: out, Version: "test", CompactMin: 1, Exec: x, TablesToOut: moves,
+		Census:  coordinator.Census{Game: "clobber", Board: "3x4", Shards: 3},
+		Env:     coordinator.Env{Run: run, Store: watchedStore{st, x}, StoreURL: st.Root(), KV: kv, Exec: x},
+		Tuning:  coordinator.Tuning{Parallelism: 2, MemBudget: 64 << 20, CompactMin: 1},
+		Outputs: coordinator.Outputs{Out: out, Version: "test", TablesToOut: moves},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -21,9 +21,10 @@ func TestSmallTiersInCoordinator(t *testing.T) {
 	const run = "in-process"
 	ctx, conn, st, kv := natsRun(t, run)
 	cfg := coordinator.Config{
-		Game: "clobber", Board: "3x4", Run: run, Parallelism: 2, MemBudget: 64 << 20,
-		Store: st, StoreURL: st.Root(), KV: kv, Out: filepath.Join(t.TempDir(), "out"), Version: "test",
-		InProcessBelow: coordinator.DefaultInProcessBelow,
+		Census:  coordinator.Census{Game: "clobber", Board: "3x4"},
+		Env:     coordinator.Env{Run: run, Store: st, StoreURL: st.Root(), KV: kv},
+		Tuning:  coordinator.Tuning{Parallelism: 2, MemBudget: 64 << 20, InProcessBelow: coordinator.DefaultInProcessBelow},
+		Outputs: coordinator.Outputs{Out: filepath.Join(t.TempDir(), "out"), Version: "test"},
 	}
 	first := cfg
 	firstCtx, stop := context.WithCancel(ctx)

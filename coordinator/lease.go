@@ -43,10 +43,10 @@ type heldLease struct {
 }
 
 // acquireLease takes the run's lease, waiting while another coordinator
-// holds it: cfg.OnHeld is told once who holds it. With cfg.NoWait it fails
+// holds it: o.OnHeld is told once who holds it. With o.NoWait it fails
 // at once with a *runstate.HeldError (ErrRunHeld) instead.
-func acquireLease(ctx context.Context, b runstate.Bucket, cfg Config) (*heldLease, error) {
-	ttl := cfg.LeaseTTL
+func acquireLease(ctx context.Context, b runstate.Bucket, o LeaseOptions, log *slog.Logger) (*heldLease, error) {
+	ttl := o.LeaseTTL
 	if ttl == 0 {
 		ttl = DefaultLeaseTTL
 	}
@@ -66,7 +66,7 @@ func acquireLease(ctx context.Context, b runstate.Bucket, cfg Config) (*heldLeas
 			return err
 		})
 		if err == nil {
-			return &heldLease{b: b, me: me, rev: rev, log: cfg.Log, waitedFor: waitedFor, began: began}, nil
+			return &heldLease{b: b, me: me, rev: rev, log: log, waitedFor: waitedFor, began: began}, nil
 		}
 		var held *runstate.HeldError
 		if !errors.As(err, &held) {
@@ -80,23 +80,23 @@ func acquireLease(ctx context.Context, b runstate.Bucket, cfg Config) (*heldLeas
 			// Its holder died on this host: no need to wait for expiry.
 			rev, err := b.TakeOver(ctx, held.Revision, me)
 			if err == nil {
-				cfg.Log.Info("took the run over from a coordinator that is gone", "holder", held.Lease.Holder())
-				return &heldLease{b: b, me: me, rev: rev, log: cfg.Log, waitedFor: &held.Lease, began: began}, nil
+				log.Info("took the run over from a coordinator that is gone", "holder", held.Lease.Holder())
+				return &heldLease{b: b, me: me, rev: rev, log: log, waitedFor: &held.Lease, began: began}, nil
 			}
 			if !errors.Is(err, runstate.ErrLeaseLost) {
 				return nil, err
 			}
 			continue
 		}
-		if cfg.NoWait {
+		if o.NoWait {
 			return nil, held
 		}
 		if waitedFor == nil {
 			waitedFor = &held.Lease
-			if cfg.OnHeld != nil {
-				cfg.OnHeld(held.Lease)
+			if o.OnHeld != nil {
+				o.OnHeld(held.Lease)
 			}
-			cfg.Log.Info("waiting for the run's lease", "holder", held.Lease.Holder(), "since", held.Lease.Since)
+			log.Info("waiting for the run's lease", "holder", held.Lease.Holder(), "since", held.Lease.Since)
 		}
 		t := time.NewTimer(leasePoll)
 		select {

@@ -44,8 +44,11 @@ func TestLeaseExpires(t *testing.T) {
 	const ttl = 3 * time.Second
 	held := holdRun(t, ctx, conn, run, ttl)
 	cfg := coordinator.Config{
-		Game: "clobber", Board: "3x4", Parallelism: 2, MemBudget: 64 << 20, LeaseTTL: time.Second,
-		Store: st, StoreURL: st.Root(), Out: filepath.Join(t.TempDir(), "out"), Version: "test",
+		Census:       coordinator.Census{Game: "clobber", Board: "3x4"},
+		Env:          coordinator.Env{Store: st, StoreURL: st.Root()},
+		Tuning:       coordinator.Tuning{Parallelism: 2, MemBudget: 64 << 20},
+		Outputs:      coordinator.Outputs{Out: filepath.Join(t.TempDir(), "out"), Version: "test"},
+		LeaseOptions: coordinator.LeaseOptions{LeaseTTL: time.Second},
 	}
 
 	noWait := cfg

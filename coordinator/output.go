@@ -46,11 +46,42 @@ func writeOutputs(ctx context.Context, st store.Store, res *Result, run, version
 	if err := beginOutputs(dir); err != nil {
 		return err
 	}
-	manifest := filepath.Join(dir, schema.ManifestFile)
-	// The parts of this run are in place already, or come from the store
-	// now; any other part is of another run.
-	keep := map[string]bool{}
+	if err := placeTables(ctx, st, res.Tables, dir, placed); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(filepath.Join(dir, schema.PositionsDir)); err != nil {
+		return fmt.Errorf("remove old positions: %w", err)
+	}
+	w := &manifestWriter{dir: dir, m: schema.Manifest{SchemaVersion: schema.Version, Census: version, Run: run,
+		Game: res.Summary.Game, Board: res.Summary.Board, Start: res.Summary.Start}}
 	for _, t := range res.Tables {
+		if err := w.add(schema.PiecesPart(t.Bucket)); err != nil {
+			return err
+		}
+	}
+	if err := writePositions(ctx, st, res.Positions, w); err != nil {
+		return err
+	}
+	if err := w.write(schema.TiersFile, func(w io.Writer) error { return schema.WriteTiers(w, res.Tiers) }); err != nil {
+		return err
+	}
+	if err := w.write(schema.SummaryFile, func(w io.Writer) error { return schema.WriteSummary(w, res.Summary) }); err != nil {
+		return err
+	}
+	tables()
+	if err := w.write(schema.SummaryJSONFile, func(w io.Writer) error { return writeJSON(w, res.Summary) }); err != nil {
+		return err
+	}
+	return w.finish()
+}
+
+// placeTables puts the pieces table parts of a run into the pieces
+// directory under dir, but for those named in placed (when not nil),
+// which are there already, and removes any other part there: it is of
+// another run.
+func placeTables(ctx context.Context, st store.Store, parts []jobs.Blob, dir string, placed *sync.Map) error {
+	keep := map[string]bool{}
+	for _, t := range parts {
 		keep[schema.PartName(t.Bucket)] = true
 		if placed != nil {
 			if _, ok := placed.Load(t.Name); ok {
@@ -73,55 +104,108 @@ func writeOutputs(ctx context.Context, st store.Store, res *Result, run, version
 			}
 		}
 	}
-	if err := os.RemoveAll(filepath.Join(dir, schema.PositionsDir)); err != nil {
-		return fmt.Errorf("remove old positions: %w", err)
-	}
-	m := schema.Manifest{SchemaVersion: schema.Version, Census: version, Run: run,
-		Game: res.Summary.Game, Board: res.Summary.Board, Start: res.Summary.Start}
-	write := func(rel string, fn func(io.Writer) error) error {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := schema.WriteFileAtomic(p, fn); err != nil {
-			return fmt.Errorf("write %s: %w", p, err)
-		}
-		fi, err := os.Stat(p)
-		if err != nil {
-			return err
-		}
-		m.Files = append(m.Files, schema.OutputFile{Path: rel, Bytes: fi.Size()})
-		return nil
-	}
-	for _, t := range res.Tables {
-		rel := schema.PiecesPart(t.Bucket)
-		fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel)))
-		if err != nil {
-			return err
-		}
-		m.Files = append(m.Files, schema.OutputFile{Path: rel, Bytes: fi.Size()})
-	}
-	for tier, parts := range res.Positions {
+	return nil
+}
+
+// writePositions copies the positions table parts, by tier and shard,
+// from the store into the outputs of w.
+func writePositions(ctx context.Context, st store.Store, positions [][]jobs.Blob, w *manifestWriter) error {
+	for tier, parts := range positions {
 		// Hive partitioning: readers take the tier from the directory
 		// name.
-		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(schema.PositionsTierDir(tier))), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Join(w.dir, filepath.FromSlash(schema.PositionsTierDir(tier))), 0o755); err != nil {
 			return fmt.Errorf("create positions directory: %w", err)
 		}
 		for _, b := range parts {
-			if err := write(schema.PositionsPart(tier, b.Bucket), func(w io.Writer) error { return copyTable(ctx, st, b, w) }); err != nil {
+			if err := w.write(schema.PositionsPart(tier, b.Bucket), func(w io.Writer) error { return copyTable(ctx, st, b, w) }); err != nil {
 				return err
 			}
 		}
 	}
-	if err := write(schema.TiersFile, func(w io.Writer) error { return schema.WriteTiers(w, res.Tiers) }); err != nil {
+	return nil
+}
+
+// manifestWriter writes the files of a run's outputs under dir and lists
+// them in its manifest m, which finish writes last.
+type manifestWriter struct {
+	dir string
+	m   schema.Manifest
+}
+
+// write writes the file rel of the outputs with fn, atomically, and lists
+// it.
+func (w *manifestWriter) write(rel string, fn func(io.Writer) error) error {
+	p := filepath.Join(w.dir, filepath.FromSlash(rel))
+	if err := schema.WriteFileAtomic(p, fn); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	return w.add(rel)
+}
+
+// add lists the file rel of the outputs, written already.
+func (w *manifestWriter) add(rel string) error {
+	fi, err := os.Stat(filepath.Join(w.dir, filepath.FromSlash(rel)))
+	if err != nil {
 		return err
 	}
-	if err := write(schema.SummaryFile, func(w io.Writer) error { return schema.WriteSummary(w, res.Summary) }); err != nil {
-		return err
-	}
-	tables()
-	if err := write(schema.SummaryJSONFile, func(w io.Writer) error { return writeJSON(w, res.Summary) }); err != nil {
-		return err
-	}
-	if err := schema.WriteJSONAtomic(manifest, m); err != nil {
+	w.m.Files = append(w.m.Files, schema.OutputFile{Path: rel, Bytes: fi.Size()})
+	return nil
+}
+
+// finish writes the manifest, run.json.
+func (w *manifestWriter) finish() error {
+	manifest := filepath.Join(w.dir, schema.ManifestFile)
+	if err := schema.WriteJSONAtomic(manifest, w.m); err != nil {
 		return fmt.Errorf("write %s: %w", manifest, err)
+	}
+	return nil
+}
+
+// indexedDir is a directory of the outputs whose files a stage puts there
+// one by one, from the store, with an index written last, which says the
+// files are complete: the kept positions, the tablebase.
+type indexedDir struct {
+	// out is the outputs' directory; dir and index are the directory and
+	// its index under out, slash-separated.
+	out, dir, index string
+	// what names the index in errors, files the files.
+	what, files string
+	// placed holds the paths of the files placed.
+	placed map[string]bool
+}
+
+// beginIndexed removes the index of the directory dir of the outputs in
+// out before any of its files is replaced, so that it never looks
+// complete while files of two runs are in it.
+func beginIndexed(out, dir, index, what, files string) (*indexedDir, error) {
+	if err := os.Remove(filepath.Join(out, filepath.FromSlash(index))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("remove old %s index: %w", what, err)
+	}
+	return &indexedDir{out: out, dir: dir, index: index, what: what, files: files, placed: map[string]bool{}}, nil
+}
+
+// place returns the path of the file rel of the outputs, which the caller
+// puts there, and keeps it through finish.
+func (d *indexedDir) place(rel string) string {
+	p := filepath.Join(d.out, filepath.FromSlash(rel))
+	d.placed[p] = true
+	return p
+}
+
+// finish removes the files in the directory that were not placed, an
+// earlier run's, then writes the index idx.
+func (d *indexedDir) finish(idx any) error {
+	err := filepath.WalkDir(filepath.Join(d.out, filepath.FromSlash(d.dir)), func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || d.placed[p] {
+			return err
+		}
+		return os.Remove(p)
+	})
+	if err != nil {
+		return fmt.Errorf("remove old %s: %w", d.files, err)
+	}
+	if err := schema.WriteJSONAtomic(filepath.Join(d.out, filepath.FromSlash(d.index)), idx); err != nil {
+		return fmt.Errorf("write %s index: %w", d.what, err)
 	}
 	return nil
 }

@@ -237,8 +237,10 @@ func TestPositionsResume(t *testing.T) {
 	ctx, conn, st, kv := natsRun(t, run)
 	out := filepath.Join(t.TempDir(), "out")
 	cfg := coordinator.Config{
-		Game: "clobber", Board: "3x4", Run: run, Shards: 2, Parallelism: 2, MemBudget: 64 << 20,
-		Store: st, StoreURL: st.Root(), KV: kv, Out: out, Version: "test", Positions: true,
+		Census:  coordinator.Census{Game: "clobber", Board: "3x4", Shards: 2, Positions: true},
+		Env:     coordinator.Env{Run: run, Store: st, StoreURL: st.Root(), KV: kv},
+		Tuning:  coordinator.Tuning{Parallelism: 2, MemBudget: 64 << 20},
+		Outputs: coordinator.Outputs{Out: out, Version: "test"},
 	}
 	first := cfg
 	first.Exec = &crashing{batches: 5, inner: &duplicating{

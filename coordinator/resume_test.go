@@ -30,8 +30,10 @@ func TestResumedTierTimes(t *testing.T) {
 	const run, tiers, wait = "resumed-times", 3, 1100 * time.Millisecond
 	ctx, conn, st, kv := natsRun(t, run)
 	cfg := coordinator.Config{
-		Game: "clobber", Board: "3x4", Run: run, Shards: 2, Parallelism: 2, MemBudget: 64 << 20,
-		Store: st, StoreURL: st.Root(), KV: kv, Out: filepath.Join(t.TempDir(), "out"), Version: "test",
+		Census:  coordinator.Census{Game: "clobber", Board: "3x4", Shards: 2},
+		Env:     coordinator.Env{Run: run, Store: st, StoreURL: st.Root(), KV: kv},
+		Tuning:  coordinator.Tuning{Parallelism: 2, MemBudget: 64 << 20},
+		Outputs: coordinator.Outputs{Out: filepath.Join(t.TempDir(), "out"), Version: "test"},
 	}
 	first := cfg
 	first.Exec = &stopping{batches: tiers, inner: &slow{wait: wait, inner: &coordinator.NATS{Conn: conn, KV: kv, Run: run, Nonce: "first"}}}

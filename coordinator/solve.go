@@ -2,26 +2,16 @@ package coordinator
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
-	"io/fs"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"github.com/census-cgt/census/broker"
-	"github.com/census-cgt/census/games"
-	"github.com/census-cgt/census/games/all"
 	"github.com/census-cgt/census/jobs"
-	"github.com/census-cgt/census/runstate"
 	"github.com/census-cgt/census/schema"
 	"github.com/census-cgt/census/solve"
 	"github.com/census-cgt/census/store"
@@ -87,40 +77,24 @@ type KeptIndex struct {
 // through copied it) is not copied again; files an earlier run left under
 // kept/ are removed.
 func writeKept(ctx context.Context, cfg *Config, res *Result, spec jobs.Spec) error {
-	dir := cfg.Out
-	kd := filepath.Join(dir, KeptDir)
-	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(KeptIndexFile))); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("remove old kept index: %w", err)
+	kd, err := beginIndexed(cfg.Out, KeptDir, KeptIndexFile, "kept", "kept positions")
+	if err != nil {
+		return err
 	}
 	idx := KeptIndex{Run: spec.Run, NoSymmetry: spec.NoSymmetry, Tiers: make([]KeptTier, len(res.Kept))}
-	placed := map[string]bool{}
 	for t, kt := range res.Kept {
 		idx.Tiers[t] = KeptTier{Shards: kt.Shards}
 		for _, b := range kt.Blobs {
 			rel := fmt.Sprintf("%s/t%04d/s%05d.keep", KeptDir, t, b.Bucket)
-			p := filepath.Join(dir, filepath.FromSlash(rel))
-			if err := placeKept(ctx, cfg.Store, b, p); err != nil {
+			if err := placeKept(ctx, cfg.Store, b, kd.place(rel)); err != nil {
 				return err
 			}
 			cfg.deleteBlobs(ctx, "kept positions copied to the outputs", b.Name)
-			placed[p] = true
 			b.Name = rel
 			idx.Tiers[t].Blobs = append(idx.Tiers[t].Blobs, b)
 		}
 	}
-	err := filepath.WalkDir(kd, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || placed[p] {
-			return err
-		}
-		return os.Remove(p)
-	})
-	if err != nil {
-		return fmt.Errorf("remove old kept positions: %w", err)
-	}
-	if err := schema.WriteJSONAtomic(filepath.Join(dir, filepath.FromSlash(KeptIndexFile)), idx); err != nil {
-		return fmt.Errorf("write kept index: %w", err)
-	}
-	return nil
+	return kd.finish(idx)
 }
 
 // keptIntact tells whether data is the kept blob b: its size and the
@@ -154,40 +128,6 @@ func placeKept(ctx context.Context, st store.Store, b jobs.Blob, p string) error
 	return nil
 }
 
-// CheckSolveDir reads dir's run.json and kept index and returns them when
-// dir holds the finished outputs, of this schema version, of a run of a
-// game the stage solves that kept its positions. It fails like
-// CheckValuesDir, or with an error wrapping ErrNotSolvable or ErrNotKept.
-func CheckSolveDir(dir string) (schema.Manifest, KeptIndex, error) {
-	var idx KeptIndex
-	m, err := CheckValuesDir(dir)
-	if err != nil {
-		return m, idx, err
-	}
-	g, err := all.New(m.Game, m.Board, m.Start)
-	if err != nil {
-		return m, idx, fmt.Errorf("%s: game %s: %w", dir, m.Game, ErrNotSolvable)
-	}
-	if _, ok := g.(games.Mover); !ok {
-		return m, idx, fmt.Errorf("%s: %s does not list each player's moves: %w", dir, m.Game, ErrNotSolvable)
-	}
-	p := filepath.Join(dir, filepath.FromSlash(KeptIndexFile))
-	data, err := os.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return m, idx, fmt.Errorf("%s has no %s: %w", dir, KeptIndexFile, ErrNotKept)
-	}
-	if err != nil {
-		return m, idx, err
-	}
-	if err := json.Unmarshal(data, &idx); err != nil {
-		return m, idx, fmt.Errorf("read %s: %w", p, err)
-	}
-	if idx.Run != m.Run {
-		return m, idx, fmt.Errorf("%s is of run %s, the outputs of run %s: %w", p, idx.Run, m.Run, ErrNotKept)
-	}
-	return m, idx, nil
-}
-
 // copyKept copies the kept positions of idx from cfg.Dir into cfg.Store,
 // under the stage's run ID, for workers that see the store but not the
 // outputs, and returns idx with the blobs' names in the store. A blob the
@@ -201,7 +141,7 @@ func copyKept(ctx context.Context, cfg SolveConfig, idx KeptIndex) (KeptIndex, e
 		for _, b := range kt.Blobs {
 			name := jobs.RunPrefix(cfg.Run) + b.Name
 			if data, err := readBlob(ctx, cfg.Store, name); err != nil || !keptIntact(data, b) {
-				if err := putKept(ctx, cfg.Store, name, filepath.Join(cfg.Dir, filepath.FromSlash(b.Name)), b); err != nil {
+				if err := putKept(ctx, cfg.Store, name, filepath.Join(cfg.Dir.Path, filepath.FromSlash(b.Name)), b); err != nil {
 					return idx, err
 				}
 			}
@@ -247,106 +187,61 @@ func putKept(ctx context.Context, st store.Store, name, p string, b jobs.Blob) e
 }
 
 // solveRunPrefix begins the run ID of every solve stage.
-const solveRunPrefix = "solve-"
+const solveRunPrefix = string(SolveStage) + "-"
 
-// SolveRunID is the run ID of the solve stage of the run m.
-func SolveRunID(m schema.Manifest) string {
-	h := sha256.Sum256([]byte(m.Run + "\x00" + m.Game + "\x00" + m.Board + "\x00" + m.Start))
-	return solveRunPrefix + hex.EncodeToString(h[:8])
-}
-
-// SolveConfig is one solve stage to coordinate.
+// SolveConfig is one solve stage to coordinate. Its Env's Store is the
+// store rooted at Dir unless CopyKept says otherwise; Run, when empty, is
+// the stage's run ID (StageDir.RunID); Metrics show the stage's progress
+// under the census run's ID; KeepBlobs keeps the stage's bucket and
+// outcome tables after it finishes.
 type SolveConfig struct {
-	// Dir is a finished run's output directory, which kept its positions.
-	Dir string
-	// Run names the stage (SolveRunID of the run).
-	Run string
-	// Store is the store rooted at Dir; StoreURL locates it for the
-	// workers.
-	Store    store.Store
-	StoreURL string
+	Env
+	// Dir is a finished run's outputs, checked for the solve stage
+	// (CheckStageDir): the run kept its positions.
+	Dir StageDir
 	// MemBudget is the bytes a solve job may hold; the next tier's table
 	// takes jobs.SolveBytesNext (some 10.3 bytes) a stored position.
 	MemBudget int64
-	Exec      Executor
-	Log       *slog.Logger
-	// KeepBlobs keeps the stage's outcome tables after it finishes.
-	KeepBlobs bool
 	// CopyKept copies the kept positions from Dir into Store, under Run,
 	// before the first job: for a Store that is not Dir, such as a
 	// cluster's shared store, which the workers see and Dir is not.
 	// Without it the jobs read the kept positions under Dir, which must
 	// be Store's root.
 	CopyKept bool
-	AckWait  time.Duration
 	// Progress, when set, is told of every tier begun and finished.
 	Progress func(SolveProgress)
-	// Metrics, when set, show the stage's progress under the census
-	// run's ID.
-	Metrics *Metrics
-	// KV is the stage's bucket, which StartSolve sets: its status record
-	// follows the stage, for census status.
-	KV jetstream.KeyValue
 }
 
 // StartSolve runs the solve stage over NATS: it sets up the job stream and
-// the stage's bucket, runs Solve with jobs published to the workers, and
-// removes the bucket once the outputs are written.
+// the stage's bucket (onNATS), gives the jobs that failed before another
+// chance, runs Solve with jobs published to the workers, and removes the
+// bucket once the outputs are written.
 func StartSolve(ctx context.Context, cfg SolveConfig, conn *broker.Conn) (*schema.Solved, error) {
-	if err := broker.CheckRun(cfg.Run); err != nil {
+	if err := cfg.Env.from(cfg.Dir, SolveStage); err != nil {
 		return nil, err
 	}
-	ctx = withNATSWait(ctx, &natsWait{run: cfg.Run, log: cfg.Log, m: cfg.Metrics})
-	replicas := broker.Replicas(ctx, conn)
-	var kv jetstream.KeyValue
-	err := retry(ctx, func(ctx context.Context) error {
-		return deniedIsPermanent(conn.Do(ctx, func(ctx context.Context) error {
-			if _, err := broker.Setup(ctx, conn.JS, replicas, cfg.AckWait); err != nil {
-				return err
-			}
-			var err error
-			kv, err = broker.RunBucket(ctx, conn.JS, cfg.Run, replicas)
-			return err
-		}))
-	})
-	if err != nil {
-		return nil, fmt.Errorf("set up solve stage %s: %w", cfg.Run, err)
-	}
-	err = retry(ctx, func(ctx context.Context) error {
-		return runstate.New(conn.JS, kv).ClearFailures(ctx)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("clear failed solve jobs: %w", err)
-	}
-	cfg.KV = kv
-	cfg.Exec = &NATS{Conn: conn, KV: kv, Run: cfg.Run, Log: cfg.Log, Nonce: nonce()}
-	solved, err := Solve(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	if !cfg.KeepBlobs {
-		if err := conn.JS.DeleteKeyValue(ctx, broker.Bucket(cfg.Run)); err != nil && cfg.Log != nil {
-			cfg.Log.Warn("delete the solve stage's bucket", "err", err)
+	return onNATS(ctx, conn, &cfg.Env, "solve stage", func(ctx context.Context, s natsStage) (*schema.Solved, error) {
+		if err := s.st.clearFailures(ctx); err != nil {
+			return nil, fmt.Errorf("clear failed solve jobs: %w", err)
 		}
-	}
-	return solved, nil
+		solved, err := Solve(ctx, cfg)
+		if err == nil {
+			s.drop(ctx)
+		}
+		return solved, err
+	})
 }
 
 // Solve solves every kept position of the finished run in cfg.Dir (see
 // the comment at the top of this file), writes the counts by class into
 // its summary.json and tiers.parquet, and the class of every position
-// into its positions table when it has one. It fails like CheckSolveDir
-// before writing anything, and otherwise when a job fails or an output
-// cannot be written; run again, it resumes.
+// into its positions table when it has one. It fails when a job fails or
+// an output cannot be written; run again, it resumes.
 func Solve(ctx context.Context, cfg SolveConfig) (*schema.Solved, error) {
-	if cfg.Log == nil {
-		cfg.Log = slog.New(slog.DiscardHandler)
-	}
-	m, idx, err := CheckSolveDir(cfg.Dir)
-	if err != nil {
+	if err := cfg.Env.from(cfg.Dir, SolveStage); err != nil {
 		return nil, err
 	}
-	s := newSolveStage(ctx, cfg, m, idx)
+	s := newSolveStage(ctx, cfg)
 	solved, err := s.run(ctx)
 	s.tr.finish(err)
 	return solved, err
@@ -369,7 +264,8 @@ type solveStage struct {
 	began time.Time
 }
 
-func newSolveStage(ctx context.Context, cfg SolveConfig, m schema.Manifest, idx KeptIndex) *solveStage {
+func newSolveStage(ctx context.Context, cfg SolveConfig) *solveStage {
+	m, idx := cfg.Dir.Manifest, cfg.Dir.Kept
 	s := &solveStage{cfg: cfg, idx: idx,
 		spec: jobs.Spec{Run: cfg.Run, Game: m.Game, Board: m.Board, Start: m.Start, Store: cfg.StoreURL,
 			NoSymmetry: idx.NoSymmetry, MemBudget: cfg.MemBudget},
@@ -377,9 +273,7 @@ func newSolveStage(ctx context.Context, cfg SolveConfig, m schema.Manifest, idx 
 		byTier: make([]solve.Counts, len(idx.Tiers)),
 		tables: make([][]jobs.Blob, len(idx.Tiers)),
 	}
-	if n, ok := cfg.Exec.(*NATS); ok {
-		n.Waiting = s.tr.jobs
-	}
+	withWaiting(cfg.Exec, s.tr.jobs)
 	return s
 }
 
@@ -470,12 +364,12 @@ func (s *solveStage) finish(ctx context.Context) (*schema.Solved, error) {
 	solved.Tablebase = tb
 	// The positions table takes its records from the tablebase as placed
 	// in the outputs.
-	out, err := store.NewDir(s.cfg.Dir)
+	out, err := store.NewDir(s.cfg.Dir.Path)
 	if err != nil {
 		return nil, err
 	}
-	pos := &positionOutcomes{st: out, dir: s.cfg.Dir, spec: s.spec, tiers: s.idx.Tiers, tables: placed, byTier: s.byTier}
-	if err := writeSolved(ctx, s.cfg.Dir, solved, pos, s.time, s.began); err != nil {
+	pos := &positionOutcomes{st: out, dir: s.cfg.Dir.Path, spec: s.spec, tiers: s.idx.Tiers, tables: placed, byTier: s.byTier}
+	if err := writeSolved(ctx, s.cfg.Dir.Path, solved, pos, s.time, s.began); err != nil {
 		return nil, err
 	}
 	if !s.cfg.KeepBlobs {
@@ -552,27 +446,25 @@ func writeSolvedTiers(dir string, byTier []map[string]uint64) error {
 // as blobs of a store rooted at the outputs, by tier as s.tables holds
 // them.
 func (s *solveStage) placeTablebase(ctx context.Context) (*schema.TablebaseSummary, [][]jobs.Blob, error) {
-	dir := s.cfg.Dir
-	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(schema.TablebaseIndexFile))); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, fmt.Errorf("remove old tablebase index: %w", err)
+	tb, err := beginIndexed(s.cfg.Dir.Path, schema.TablebaseDir, schema.TablebaseIndexFile, "tablebase", "tablebase files")
+	if err != nil {
+		return nil, nil, err
 	}
 	idx := schema.TablebaseIndex{Run: s.idx.Run, Game: s.spec.Game, Board: s.spec.Board, Start: s.spec.Start,
 		NoSymmetry: s.idx.NoSymmetry, Tiers: make([]schema.TablebaseTier, len(s.tables))}
-	placed := map[string]bool{}
 	out := make([][]jobs.Blob, len(s.tables))
 	sum := &schema.TablebaseSummary{}
 	for t, blobs := range s.tables {
 		idx.Tiers[t].Shards = s.idx.Tiers[t].Shards
 		for _, b := range blobs {
 			rel := schema.TablebaseFile(t, b.Bucket)
-			p := filepath.Join(dir, filepath.FromSlash(rel))
+			p := tb.place(rel)
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				return nil, nil, fmt.Errorf("place the tablebase: %w", err)
 			}
 			if err := placeFile(ctx, s.cfg.Store, b, p, true); err != nil {
 				return nil, nil, fmt.Errorf("place the tablebase: %w", err)
 			}
-			placed[p] = true
 			idx.Tiers[t].Files = append(idx.Tiers[t].Files, schema.TablebaseFileEntry{Shard: b.Bucket, Name: rel, Count: b.Count, Size: b.Size, Sum: b.Sum})
 			b.Name = rel
 			out[t] = append(out[t], b)
@@ -581,18 +473,9 @@ func (s *solveStage) placeTablebase(ctx context.Context) (*schema.TablebaseSumma
 			sum.Stored += b.Count
 		}
 	}
-	err := filepath.WalkDir(filepath.Join(dir, schema.TablebaseDir), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || placed[p] {
-			return err
-		}
-		return os.Remove(p)
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("remove old tablebase files: %w", err)
-	}
 	idx.Stored, idx.Bytes = sum.Stored, sum.Bytes
-	if err := schema.WriteJSONAtomic(filepath.Join(dir, filepath.FromSlash(schema.TablebaseIndexFile)), idx); err != nil {
-		return nil, nil, fmt.Errorf("write tablebase index: %w", err)
+	if err := tb.finish(idx); err != nil {
+		return nil, nil, err
 	}
 	if sum.Stored > 0 {
 		sum.BytesPerStored = micro(float64(sum.Bytes) / float64(sum.Stored))

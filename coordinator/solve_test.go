@@ -70,19 +70,21 @@ func TestClusterSolve(t *testing.T) {
 	ctx, conn, st := serverWithWorker(t, "cluster-solve")
 	out := coordinator.OutputDir(filepath.Join(t.TempDir(), "out"), "domineering", "4x4")
 	_, err := coordinator.Start(ctx, coordinator.Config{
-		Game: "domineering", Board: "4x4", Shards: 3, Parallelism: 2, MemBudget: 64 << 20,
-		Store: st, StoreURL: st.Root(), Out: out, Version: "test", Keep: true, Positions: true,
+		Census:  coordinator.Census{Game: "domineering", Board: "4x4", Shards: 3, Keep: true, Positions: true},
+		Env:     coordinator.Env{Store: st, StoreURL: st.Root()},
+		Tuning:  coordinator.Tuning{Parallelism: 2, MemBudget: 64 << 20},
+		Outputs: coordinator.Outputs{Out: out, Version: "test"},
 	}, conn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _, err := coordinator.CheckSolveDir(out)
+	d, err := coordinator.CheckStageDir(out, coordinator.SolveStage)
 	if err != nil {
 		t.Fatal(err)
 	}
 	solved, err := coordinator.StartSolve(ctx, coordinator.SolveConfig{
-		Dir: out, Run: coordinator.SolveRunID(m), Store: st, StoreURL: st.Root(), CopyKept: true,
-		MemBudget: 64 << 20, Log: testLog(t),
+		Env: coordinator.Env{Store: st, StoreURL: st.Root(), Log: testLog(t)},
+		Dir: d, CopyKept: true, MemBudget: 64 << 20,
 	}, conn)
 	if err != nil {
 		t.Fatal(err)

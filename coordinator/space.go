@@ -210,6 +210,15 @@ func blobBytes(bs []jobs.Blob) uint64 {
 	return n
 }
 
+// blobRecords is the records the blobs bs hold.
+func blobRecords(bs []jobs.Blob) uint64 {
+	var n uint64
+	for _, b := range bs {
+		n += b.Count
+	}
+	return n
+}
+
 // begun reports whether a job of the batch has a done-record: the batch was
 // started by an earlier start of the run, which checked its room then, and
 // has already written some of what the estimate counts.

@@ -128,7 +128,7 @@ func TestShardsWholeWaves(t *testing.T) {
 	const budget = 64 << 20
 	per := jobs.ShardPositions(budget)
 	for _, p := range []int{1, 2, 3, 8} {
-		cfg := Config{Parallelism: p, MemBudget: budget}
+		cfg := Config{Tuning: Tuning{Parallelism: p, MemBudget: budget}}
 		for _, est := range []uint64{minShardPositions, per, 7*per - 1, 7 * per, 7*per + 1, 11 * per, 17*per + 5, 1000 * per} {
 			n := cfg.shards(est)
 			least := int((est + per - 1) / per)
@@ -140,7 +140,7 @@ func TestShardsWholeWaves(t *testing.T) {
 			t.Errorf("parallelism %d, a small tier: %d shards, want 1", p, n)
 		}
 	}
-	if n := (&Config{Parallelism: 2, MemBudget: budget, Shards: 7}).shards(100 * per); n != 7 {
+	if n := (&Config{Census: Census{Shards: 7}, Tuning: Tuning{Parallelism: 2, MemBudget: budget}}).shards(100 * per); n != 7 {
 		t.Errorf("--shards 7: %d shards", n)
 	}
 }

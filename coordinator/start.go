@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"log/slog"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -37,49 +36,26 @@ func RunID(game, board, start string, shards int, noSymmetry, positions bool) (s
 }
 
 // Start runs a census over NATS: it sets up the job stream and the run's
-// bucket, takes the run's lease (waiting while another coordinator holds
-// it, or failing with ErrRunHeld under cfg.NoWait), then coordinates the
-// run with jobs published to the workers. A run whose bucket says it
-// finished is started afresh. An error of a NATS server whose store is
-// full wraps broker.ErrStoreFull and names the server.
+// bucket (onNATS), takes the run's lease (waiting while another
+// coordinator holds it, or failing with ErrRunHeld under cfg.NoWait), then
+// coordinates the run with jobs published to the workers. A run whose
+// bucket says it finished is started afresh. An error of a NATS server
+// whose store is full wraps broker.ErrStoreFull and names the server.
 func Start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) {
-	res, err := start(ctx, cfg, conn)
-	if errors.Is(err, broker.ErrStoreFull) {
-		err = fmt.Errorf("NATS server %s: %w", conn.NC.ConnectedUrlRedacted(), err)
-	}
-	return res, err
-}
-
-func start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) {
-	if cfg.Log == nil {
-		cfg.Log = slog.New(slog.DiscardHandler)
-	}
 	id, err := cfg.ID()
 	if err != nil {
 		return nil, err
 	}
 	cfg.Run = id
-	if err := broker.CheckRun(cfg.Run); err != nil {
-		return nil, err
-	}
-	ctx = withNATSWait(ctx, &natsWait{run: cfg.Run, log: cfg.Log, m: cfg.Metrics})
-	replicas := broker.Replicas(ctx, conn)
-	var kv jetstream.KeyValue
-	err = retry(ctx, func(ctx context.Context) error {
-		return deniedIsPermanent(conn.Do(ctx, func(ctx context.Context) error {
-			if _, err := broker.Setup(ctx, conn.JS, replicas, cfg.AckWait); err != nil {
-				return err
-			}
-			var err error
-			kv, err = broker.RunBucket(ctx, conn.JS, cfg.Run, replicas)
-			return err
-		}))
+	return onNATS(ctx, conn, &cfg.Env, "run", func(ctx context.Context, s natsStage) (*Result, error) {
+		return startHeld(ctx, cfg, s.st)
 	})
-	if err != nil {
-		return nil, err
-	}
-	b := runstate.New(conn.JS, kv)
-	lease, err := acquireLease(ctx, b, cfg)
+}
+
+// startHeld runs the census of cfg, whose bucket st holds, once it holds
+// the run's lease.
+func startHeld(ctx context.Context, cfg Config, st state) (*Result, error) {
+	lease, err := acquireLease(ctx, st.b, cfg.LeaseOptions, cfg.Log)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", cfg.Run, err)
 	}
@@ -87,35 +63,43 @@ func start(ctx context.Context, cfg Config, conn *broker.Conn) (*Result, error) 
 	ctx, lost := context.WithCancelCause(ctx)
 	defer lost(nil)
 	ctx = withLeaseGate(ctx, lease.renew(ctx, lost))
-
-	st := state{b}
-	if status, found, err := st.status(ctx); err != nil {
+	if err := restartFinished(ctx, cfg, st, lease); err != nil {
 		return nil, err
-	} else if found && status.State == StateDone && lease.waitedFor != nil && status.Updated.After(lease.began) {
-		// The coordinator this one waited for finished the run: doing
-		// it again is not what the second start was for.
-		return nil, &FinishedError{Run: cfg.Run, By: *lease.waitedFor}
-	} else if found && status.State == StateDone {
-		// A finished run named again is started afresh, unless the name
-		// is taken by other work.
-		if plan, found, err := st.loadPlan(ctx); err != nil {
-			return nil, err
-		} else if found {
-			if err := clash(cfg.Run, plan, Plan{Game: cfg.Game, Board: cfg.Board, Start: cfg.Start, Shards: cfg.Shards, NoSymmetry: cfg.NoSymmetry, Positions: cfg.Positions}); err != nil {
-				return nil, err
-			}
-		}
-		if err := try(ctx, b.Reset); err != nil {
-			return nil, fmt.Errorf("reset finished run %s: %w", cfg.Run, err)
-		}
 	}
-	cfg.KV = kv
-	cfg.Exec = &NATS{Conn: conn, KV: kv, Run: cfg.Run, Log: cfg.Log, Nonce: nonce()}
 	res, err := Run(ctx, cfg)
 	if cause := context.Cause(ctx); err != nil && errors.Is(cause, runstate.ErrLeaseLost) {
 		return nil, cause
 	}
 	return res, err
+}
+
+// restartFinished resets the bucket st of a run that finished, so that
+// it starts afresh, unless the run's name is taken by other work; it fails
+// with a *FinishedError when the coordinator this one waited for (lease)
+// finished the run meanwhile.
+func restartFinished(ctx context.Context, cfg Config, st state, lease *heldLease) error {
+	status, found, err := st.status(ctx)
+	switch {
+	case err != nil:
+		return err
+	case !found || status.State != StateDone:
+		return nil
+	case lease.waitedFor != nil && status.Updated.After(lease.began):
+		// The coordinator this one waited for finished the run: doing
+		// it again is not what the second start was for.
+		return &FinishedError{Run: cfg.Run, By: *lease.waitedFor}
+	}
+	if plan, found, err := st.loadPlan(ctx); err != nil {
+		return err
+	} else if found {
+		if err := clash(cfg.Run, plan, cfg.Census.plan()); err != nil {
+			return err
+		}
+	}
+	if err := try(ctx, st.b.Reset); err != nil {
+		return fmt.Errorf("reset finished run %s: %w", cfg.Run, err)
+	}
+	return nil
 }
 
 // FinishedError is returned by Start when the coordinator it waited for

@@ -59,8 +59,11 @@ func TestStatusFollowsRun(t *testing.T) {
 		mu.Unlock()
 	}
 	res, err := coordinator.Start(ctx, coordinator.Config{
-		Game: "clobber", Board: "2x6", Shards: shards, Parallelism: 2, MemBudget: 64 << 20,
-		Store: st, StoreURL: st.Root(), Out: filepath.Join(t.TempDir(), "out"), Version: "test", Progress: progress,
+		Census:   coordinator.Census{Game: "clobber", Board: "2x6", Shards: shards},
+		Env:      coordinator.Env{Store: st, StoreURL: st.Root()},
+		Tuning:   coordinator.Tuning{Parallelism: 2, MemBudget: 64 << 20},
+		Outputs:  coordinator.Outputs{Out: filepath.Join(t.TempDir(), "out"), Version: "test"},
+		Progress: progress,
 	}, conn)
 	if err != nil {
 		t.Fatal(err)
@@ -112,16 +115,19 @@ func TestStatusFollowsSolve(t *testing.T) {
 	reader := connect(t, conn.NC.ConnectedUrl())
 	out := coordinator.OutputDir(filepath.Join(t.TempDir(), "out"), "clobber", "3x4")
 	res, err := coordinator.Start(ctx, coordinator.Config{
-		Game: "clobber", Board: "3x4", Shards: 3, Parallelism: 2, MemBudget: 64 << 20,
-		Store: st, StoreURL: st.Root(), Out: out, Version: "test", Keep: true,
+		Census:  coordinator.Census{Game: "clobber", Board: "3x4", Shards: 3, Keep: true},
+		Env:     coordinator.Env{Store: st, StoreURL: st.Root()},
+		Tuning:  coordinator.Tuning{Parallelism: 2, MemBudget: 64 << 20},
+		Outputs: coordinator.Outputs{Out: out, Version: "test"},
 	}, conn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _, err := coordinator.CheckSolveDir(out)
+	d, err := coordinator.CheckStageDir(out, coordinator.SolveStage)
 	if err != nil {
 		t.Fatal(err)
 	}
+	m := d.Manifest
 	// one lists the runs and checks that there is one, m.Run, with a
 	// solve.
 	one := func(when string) (coordinator.RunInfo, bool) {
@@ -158,12 +164,12 @@ func TestStatusFollowsSolve(t *testing.T) {
 			Tier: sp.Tier, Tiers: sp.Tiers, TiersDone: sp.TiersDone, Positions: sp.Positions, Stored: sp.Stored}
 		got := s.Status
 		got.JobsDone, got.JobsTotal, got.Updated = 0, 0, time.Time{}
-		if got != want || s.Stage != coordinator.SolveRunID(m) || r.Status.State != runstate.StateDone || r.Plan.Game != "clobber" {
-			t.Errorf("%s: status shows %+v (stage %s), census %s; want %+v of stage %s, census done", when, got, s.Stage, r.Status.State, want, coordinator.SolveRunID(m))
+		if got != want || s.Stage != coordinator.SolveStage.RunID(m) || r.Status.State != runstate.StateDone || r.Plan.Game != "clobber" {
+			t.Errorf("%s: status shows %+v (stage %s), census %s; want %+v of stage %s, census done", when, got, s.Stage, r.Status.State, want, coordinator.SolveStage.RunID(m))
 		}
 	}
-	cfg := coordinator.SolveConfig{Dir: out, Run: coordinator.SolveRunID(m), Store: st, StoreURL: st.Root(), CopyKept: true,
-		MemBudget: 64 << 20, Log: testLog(t), Progress: progress}
+	cfg := coordinator.SolveConfig{Env: coordinator.Env{Store: st, StoreURL: st.Root(), Log: testLog(t)}, Dir: d, CopyKept: true,
+		MemBudget: 64 << 20, Progress: progress}
 	if _, err := coordinator.StartSolve(ctx, cfg, conn); err != nil {
 		t.Fatal(err)
 	}
@@ -191,12 +197,13 @@ func TestStatusFollowsSolve(t *testing.T) {
 		Workers: 2, Shards: 2, MemBudget: 64 << 20, Version: "test", Keep: true}); err != nil {
 		t.Fatal(err)
 	}
-	ma, _, err := coordinator.CheckSolveDir(alone)
+	da, err := coordinator.CheckStageDir(alone, coordinator.SolveStage)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := coordinator.StartSolve(ctx, coordinator.SolveConfig{Dir: alone, Run: coordinator.SolveRunID(ma), Store: st, StoreURL: st.Root(),
-		CopyKept: true, MemBudget: 64 << 20, KeepBlobs: true}, conn); err != nil {
+	ma := da.Manifest
+	if _, err := coordinator.StartSolve(ctx, coordinator.SolveConfig{Env: coordinator.Env{Store: st, StoreURL: st.Root(), KeepBlobs: true},
+		Dir: da, CopyKept: true, MemBudget: 64 << 20}, conn); err != nil {
 		t.Fatal(err)
 	}
 	runs, err := coordinator.ListRuns(ctx, reader)

@@ -72,7 +72,7 @@ func TestCoordinatorJobsRecordedAtFlush(t *testing.T) {
 	}
 	st := &syncWatch{Dir: dir.DeferSync()}
 	records := state{b: runstate.New(conn.JS, kv)}
-	cfg := Config{Store: st, Run: run, Log: slog.New(slog.DiscardHandler), deletes: &deleter{}}
+	cfg := Config{Env: Env{Store: st, Run: run, Log: slog.New(slog.DiscardHandler)}, deletes: &deleter{}}
 	later := &unrecorded{st: st, state: records, deletes: cfg.deletes}
 	x := &inProcess{st: st, run: run, state: records, log: cfg.Log, parallel: 2, later: later}
 

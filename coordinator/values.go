@@ -2,26 +2,19 @@ package coordinator
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"time"
-
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/jobs"
 	"github.com/census-cgt/census/runstate"
 	"github.com/census-cgt/census/schema"
-	"github.com/census-cgt/census/store"
 	"github.com/census-cgt/census/values"
 )
 
@@ -84,138 +77,80 @@ var (
 // still mostly the smaller levels' values, not its shard's.
 const DefaultShardPieces = 1 << 18
 
-// ValuesConfig is one values stage to coordinate.
+// ValuesConfig is one values stage to coordinate. Its Env's Run, when
+// empty, is the stage's run ID (StageDir.RunID); KeepBlobs keeps the
+// stage's bucket and blobs after it finishes, and a partial stage keeps
+// them whatever it says.
 type ValuesConfig struct {
-	// Dir is a finished run's output directory (OutputDir of the run).
-	Dir string
-	// Run names the stage: its bucket and the prefix of its blobs
-	// (ValuesRunID of the run).
-	Run string
+	Env
+	// Dir is a finished run's outputs, checked for the values stage
+	// (CheckStageDir).
+	Dir StageDir
 	// Cap is the node cap of a canonical form (values.DefaultCap when 0).
 	Cap int
 	// ShardPieces is the pieces of one value job (DefaultShardPieces
 	// when 0).
 	ShardPieces int
-	Store       store.Store
-	// StoreURL locates Store for the workers.
-	StoreURL string
-	Exec     Executor
-	Log      *slog.Logger
-	// KeepBlobs keeps the stage's bucket and blobs after it finishes;
-	// a partial stage keeps them whatever it says.
-	KeepBlobs bool
 	// MaxSize, when positive, values only the pieces of up to MaxSize
 	// stones or squares. When larger pieces exist the stage is partial:
 	// see the comment at the top of this file, and schema.Values.MaxSize.
 	MaxSize int
-	// AckWait is how long a value job may go without a heartbeat before
-	// it is delivered again; 0 means broker.DefaultAckWait.
-	AckWait time.Duration
 	// Progress, when set, is told of every level begun and finished and,
 	// under StartValues, of every value job done.
 	Progress func(ValuesProgress)
 
-	tracker *valuesTracker
 	// records holds the stage's plan and finished levels; nil, a stage
 	// run without a bucket keeps none.
 	records *state
 }
 
-// ValuesRunID is the run ID of the values stage of the run m.
-func ValuesRunID(m schema.Manifest) string {
-	h := sha256.Sum256([]byte(m.Run + "\x00" + m.Game + "\x00" + m.Board + "\x00" + m.Start))
-	return "values-" + hex.EncodeToString(h[:8])
-}
-
-// CheckValuesDir reads dir's run.json and returns it when dir holds the
-// finished outputs of a run of this schema version. It fails with an error
-// wrapping ErrNotFinished or ErrOldSchema, or when run.json is unreadable.
-func CheckValuesDir(dir string) (schema.Manifest, error) {
-	m, err := schema.ReadManifest(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return m, fmt.Errorf("%s has no %s: %w", dir, schema.ManifestFile, ErrNotFinished)
-	}
-	if err != nil {
-		return m, fmt.Errorf("%s: %w", dir, err)
-	}
-	if m.SchemaVersion != schema.Version {
-		return m, fmt.Errorf("%s: %s has schema_version %d, this census values version %d (run the census again): %w",
-			dir, schema.ManifestFile, m.SchemaVersion, schema.Version, ErrOldSchema)
-	}
-	return m, nil
-}
-
 // StartValues runs the values stage over NATS: it sets up the job stream
-// and the stage's bucket, runs Values with jobs published to the workers,
-// and removes the bucket once the outputs are written.
+// and the stage's bucket (onNATS), gives the jobs that failed before
+// another chance, runs Values with jobs published to the workers, and
+// removes the bucket once the outputs are written, unless the stage is
+// partial.
 func StartValues(ctx context.Context, cfg ValuesConfig, conn *broker.Conn) (*schema.Values, error) {
-	if err := broker.CheckRun(cfg.Run); err != nil {
-		return nil, err
-	}
-	ctx = withNATSWait(ctx, &natsWait{run: cfg.Run, log: cfg.Log})
-	replicas := broker.Replicas(ctx, conn)
-	var kv jetstream.KeyValue
-	err := retry(ctx, func(ctx context.Context) error {
-		return deniedIsPermanent(conn.Do(ctx, func(ctx context.Context) error {
-			if _, err := broker.Setup(ctx, conn.JS, replicas, cfg.AckWait); err != nil {
-				return err
-			}
-			var err error
-			kv, err = broker.RunBucket(ctx, conn.JS, cfg.Run, replicas)
-			return err
-		}))
-	})
-	if err != nil {
-		return nil, fmt.Errorf("set up values stage %s: %w", cfg.Run, err)
-	}
-	st := &state{b: runstate.New(conn.JS, kv)}
-	// A job that failed in an earlier attempt gets another chance.
-	if err := st.clearFailures(ctx); err != nil {
-		return nil, fmt.Errorf("clear failed value jobs: %w", err)
-	}
 	cfg = cfg.withDefaults()
-	if err := st.valuesPlan(ctx, runstate.ValuesPlan{Cap: cfg.Cap, ShardPieces: cfg.ShardPieces}); err != nil {
+	if err := cfg.Env.from(cfg.Dir, ValuesStage); err != nil {
 		return nil, err
 	}
-	cfg.records = st
-	cfg.tracker = newValuesTracker(cfg.Progress)
-	cfg.Exec = &NATS{Conn: conn, KV: kv, Run: cfg.Run, Log: cfg.Log, Nonce: nonce(), Waiting: cfg.tracker.jobs}
-	vals, err := Values(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	if !cfg.KeepBlobs && !vals.Partial() {
-		if err := conn.JS.DeleteKeyValue(ctx, broker.Bucket(cfg.Run)); err != nil {
-			cfg.Log.Warn("delete the values stage's bucket", "err", err)
+	return onNATS(ctx, conn, &cfg.Env, "values stage", func(ctx context.Context, s natsStage) (*schema.Values, error) {
+		if err := s.st.clearFailures(ctx); err != nil {
+			return nil, fmt.Errorf("clear failed value jobs: %w", err)
 		}
-	}
-	return vals, nil
+		if err := s.st.valuesPlan(ctx, runstate.ValuesPlan{Cap: cfg.Cap, ShardPieces: cfg.ShardPieces}); err != nil {
+			return nil, err
+		}
+		cfg.records = &s.st
+		vals, err := Values(ctx, cfg)
+		if err == nil && !vals.Partial() {
+			s.drop(ctx)
+		}
+		return vals, err
+	})
 }
 
 // Values values every distinct live piece of the finished run in cfg.Dir,
 // or with cfg.MaxSize those up to a size (see the comment at the top of
 // this file), and writes the value columns into its pieces parts and the
-// counts into its summary.json. It fails like CheckValuesDir before
-// writing anything, and otherwise when a job fails or an output cannot be
-// written; run again, it resumes.
+// counts into its summary.json. It fails when a job fails or an output
+// cannot be written; run again, it resumes.
 func Values(ctx context.Context, cfg ValuesConfig) (*schema.Values, error) {
 	cfg = cfg.withDefaults()
-	m, err := CheckValuesDir(cfg.Dir)
-	if err != nil {
+	if err := cfg.Env.from(cfg.Dir, ValuesStage); err != nil {
 		return nil, err
 	}
-	levels, err := pieceLevels(cfg.Dir)
+	levels, err := pieceLevels(cfg.Dir.Path)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.MaxSize > 0 {
 		levels = slices.DeleteFunc(levels, func(lv level) bool { return lv.size > cfg.MaxSize })
 	}
-	s := &valuesStage{cfg: cfg, game: m.Game, tr: cfg.tracker,
+	m := cfg.Dir.Manifest
+	s := &valuesStage{cfg: cfg, game: m.Game, tr: newValuesTracker(cfg.Progress),
 		spec: jobs.Spec{Run: cfg.Run, Game: m.Game, Board: m.Board, Start: m.Start, Store: cfg.StoreURL}}
-	if s.tr == nil {
-		s.tr = newValuesTracker(cfg.Progress)
-	}
+	withWaiting(cfg.Exec, s.tr.jobs)
 	var pieces uint64
 	for _, lv := range levels {
 		pieces += uint64(len(lv.keys))
@@ -232,9 +167,7 @@ func Values(ctx context.Context, cfg ValuesConfig) (*schema.Values, error) {
 
 // withDefaults is cfg with its unset fields set to their defaults.
 func (cfg ValuesConfig) withDefaults() ValuesConfig {
-	if cfg.Log == nil {
-		cfg.Log = slog.New(slog.DiscardHandler)
-	}
+	cfg.withLog()
 	if cfg.ShardPieces <= 0 {
 		cfg.ShardPieces = DefaultShardPieces
 	}
@@ -313,7 +246,7 @@ func (s *valuesStage) write(ctx context.Context, costs []schema.ValueLevel) (*sc
 	if err := jobs.LoadValueTables(ctx, s.cfg.Store, v, s.tables); err != nil {
 		return nil, err
 	}
-	vals, err := writeValues(ctx, s.cfg.Dir, v, costs, s.cfg.MaxSize)
+	vals, err := writeValues(ctx, s.cfg.Dir.Path, v, costs, s.cfg.MaxSize)
 	if err != nil {
 		return nil, err
 	}

@@ -83,94 +83,56 @@ var ErrNATSStore = errors.New("the NATS server cannot write its store")
 
 // Run runs the census and returns its result.
 func Run(ctx context.Context, o Options) (*coordinator.Result, error) {
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
-	srv, ctx, shutdown, err := startServer(ctx, o.Data, "census-embedded", o.Log)
-	if err != nil {
-		return nil, err
-	}
-	defer shutdown()
-	res, err := run(ctx, o, srv)
-	if cause := context.Cause(ctx); err != nil && errors.Is(cause, ErrNATSStore) {
-		return nil, cause
-	}
-	return res, err
-}
-
-func run(ctx context.Context, o Options, srv *server.Server) (*coordinator.Result, error) {
-	var err error
-	if o.OnServer != nil {
-		o.OnServer(srv.ClientURL())
-	}
-	url, open := o.StoreURL, o.OpenStore
-	if url == "" {
-		if url, err = filepath.Abs(filepath.Join(o.Data, "blobs")); err != nil {
+	s := stage{data: o.Data, name: "census-embedded", url: o.StoreURL, open: o.OpenStore, onServer: o.OnServer,
+		env:    coordinator.Env{Run: o.Run, Log: o.Log, Metrics: o.Metrics.coordinator(), KeepBlobs: o.KeepData, AckWait: o.AckWait},
+		worker: worker.Config{Jobs: o.Workers, Metrics: o.Metrics.worker(), AckWait: o.AckWait, RetryDelay: o.RetryDelay}}
+	if s.url == "" {
+		url, err := filepath.Abs(filepath.Join(o.Data, "blobs"))
+		if err != nil {
 			return nil, err
 		}
-		// Each job syncs what it wrote at once, when it is done, before
-		// its done-record: as durable as a sync per blob, without
-		// waiting for the disk once per blob.
-		open = func(ctx context.Context, u string) (store.Store, error) {
-			d, err := store.NewDir(u)
-			if err != nil {
-				return nil, err
-			}
-			return d.DeferSync(), nil
-		}
+		s.url, s.open = url, openDeferSync
 	}
-	st, err := open(ctx, url)
-	if err != nil {
-		return nil, err
-	}
+	return runStage(ctx, s, func(ctx context.Context, conn *broker.Conn, env coordinator.Env) (*coordinator.Result, error) {
+		return coordinator.Start(ctx, o.config(env), conn)
+	})
+}
 
-	stopWorker, err := startWorker(ctx, srv, worker.Config{
-		Jobs: o.Workers, Log: o.Log, Metrics: o.Metrics.worker(),
-		AckWait: o.AckWait, RetryDelay: o.RetryDelay,
-	}, url, st)
-	if err != nil {
-		return nil, err
-	}
-	var stopped bool
-	stop := func(finished bool) {
-		if !stopped {
-			stopped = true
-			stopWorker(finished)
-		}
-	}
-	defer stop(false)
+// KeptOutputs is coordinator.KeptOutputs of the census o: the manifest of
+// o.Out when it holds the finished outputs of that census with its kept
+// positions, whose solve can start without running it again.
+func (o Options) KeptOutputs() (schema.Manifest, bool) {
+	return coordinator.KeptOutputs(o.config(coordinator.Env{Run: o.Run}))
+}
 
-	cconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-coordinator"})
+// openDeferSync opens the directory store at url, whose blobs each job
+// syncs at once, when it is done, before its done-record: as durable as a
+// sync per blob, without waiting for the disk once per blob.
+func openDeferSync(ctx context.Context, url string) (store.Store, error) {
+	d, err := store.NewDir(url)
 	if err != nil {
 		return nil, err
 	}
-	var finished bool
-	defer func() {
-		if finished {
-			cconn.Finish()
-		} else {
-			cconn.Close()
-		}
-	}()
-	res, err := coordinator.Start(ctx, coordinator.Config{
-		Game: o.Game, Board: o.Board, Start: o.Start, Run: o.Run,
-		Shards: o.Shards, Parallelism: o.Workers, MemBudget: o.MemBudget, AckWait: o.AckWait,
-		Store: st, StoreURL: url, Out: o.Out, Version: o.Version, KeepBlobs: o.KeepData, NoSymmetry: o.NoSymmetry, Positions: o.Positions, Keep: o.Keep,
-		PiecesCodec: o.PiecesCodec, Forward: o.Forward, Log: o.Log, Progress: o.Progress, Metrics: o.Metrics.coordinator(),
-		SpaceDirs: []string{o.Data}, NoSpaceCheck: o.NoSpaceCheck, CompactMin: o.CompactMin,
-		// The coordinator shares the machine with the workers: small
-		// tiers cost it no more than them, without a barrier each.
-		InProcessBelow: coordinator.DefaultInProcessBelow,
+	return d.DeferSync(), nil
+}
+
+// config is the coordinator's configuration of the census o, which runs
+// with env.
+func (o Options) config(env coordinator.Env) coordinator.Config {
+	return coordinator.Config{
+		Census: coordinator.Census{Game: o.Game, Board: o.Board, Start: o.Start, Shards: o.Shards,
+			NoSymmetry: o.NoSymmetry, Positions: o.Positions, Keep: o.Keep, PiecesCodec: o.PiecesCodec},
+		Env: env,
+		Tuning: coordinator.Tuning{Parallelism: o.Workers, MemBudget: o.MemBudget, Forward: o.Forward, CompactMin: o.CompactMin,
+			// The coordinator shares the machine with the workers: small
+			// tiers cost it no more than them, without a barrier each.
+			InProcessBelow: coordinator.DefaultInProcessBelow},
 		// The run lives and dies with this process: no other coordinator
 		// takes it over.
-		TablesToOut: true,
-	}, cconn)
-	if err == nil {
-		stop(true)
-		dropConsumer(ctx, cconn, o.Log)
-		finished = true
+		Outputs:    coordinator.Outputs{Out: o.Out, Version: o.Version, TablesToOut: true},
+		SpaceCheck: coordinator.SpaceCheck{SpaceDirs: []string{o.Data}, NoSpaceCheck: o.NoSpaceCheck},
+		Progress:   o.Progress,
 	}
-	return res, err
 }
 
 // dropConsumer deletes the workers' consumer once the run is done and its

@@ -2,14 +2,12 @@ package embedded
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"path/filepath"
 
 	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/coordinator"
 	"github.com/census-cgt/census/schema"
-	"github.com/census-cgt/census/store"
 	"github.com/census-cgt/census/worker"
 )
 
@@ -38,47 +36,22 @@ type SolveOptions struct {
 }
 
 // RunSolve runs the solve stage of the finished run in o.Dir as jobs on an
-// embedded NATS server with o.Workers workers in this process. It fails
-// before starting anything when o.Dir cannot be solved
-// (coordinator.CheckSolveDir).
+// embedded NATS server with o.Workers workers in this process (runStage).
+// It fails before starting anything when o.Dir cannot be solved
+// (coordinator.CheckStageDir).
 func RunSolve(ctx context.Context, o SolveOptions) (*schema.Solved, error) {
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
-	m, _, err := coordinator.CheckSolveDir(o.Dir)
+	d, err := coordinator.CheckStageDir(o.Dir, coordinator.SolveStage)
 	if err != nil {
 		return nil, err
 	}
-	srv, ctx, shutdown, err := startServer(ctx, o.Data, "census-embedded-solve", o.Log)
-	if err != nil {
-		return nil, err
-	}
-	defer shutdown()
-
 	url, err := filepath.Abs(o.Dir)
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.NewDir(url)
-	if err != nil {
-		return nil, err
-	}
-	stopWorker, err := startWorker(ctx, srv, worker.Config{Jobs: max(o.Workers, 1), Log: o.Log, Metrics: o.Metrics.worker()}, url, st)
-	if err != nil {
-		return nil, err
-	}
-	defer stopWorker(false)
-	cconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-coordinator"})
-	if err != nil {
-		return nil, err
-	}
-	defer cconn.Close()
-	solved, err := coordinator.StartSolve(ctx, coordinator.SolveConfig{
-		Dir: o.Dir, Run: coordinator.SolveRunID(m), Store: st, StoreURL: url, MemBudget: o.MemBudget,
-		Log: o.Log, KeepBlobs: o.KeepData, Progress: o.Progress, Metrics: o.Metrics.coordinator(),
-	}, cconn)
-	if cause := context.Cause(ctx); err != nil && errors.Is(cause, ErrNATSStore) {
-		return nil, cause
-	}
-	return solved, err
+	s := stage{data: o.Data, name: "census-embedded-solve", url: url,
+		env:    coordinator.Env{Log: o.Log, Metrics: o.Metrics.coordinator(), KeepBlobs: o.KeepData},
+		worker: worker.Config{Jobs: max(o.Workers, 1), Metrics: o.Metrics.worker()}}
+	return runStage(ctx, s, func(ctx context.Context, conn *broker.Conn, env coordinator.Env) (*schema.Solved, error) {
+		return coordinator.StartSolve(ctx, coordinator.SolveConfig{Env: env, Dir: d, MemBudget: o.MemBudget, Progress: o.Progress}, conn)
+	})
 }

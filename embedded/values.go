@@ -2,14 +2,12 @@ package embedded
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"path/filepath"
 
 	"github.com/census-cgt/census/broker"
 	"github.com/census-cgt/census/coordinator"
 	"github.com/census-cgt/census/schema"
-	"github.com/census-cgt/census/store"
 	"github.com/census-cgt/census/worker"
 )
 
@@ -40,46 +38,23 @@ type ValuesOptions struct {
 
 // RunValues runs the values stage of the finished run in o.Dir as jobs on
 // an embedded NATS server with o.Workers workers in this process, as Run
-// does for a census. It fails before starting anything when o.Dir is not a
-// finished run of this schema version (coordinator.CheckValuesDir).
+// does for a census (runStage). It fails before starting anything when
+// o.Dir is not a finished run of this schema version
+// (coordinator.CheckStageDir).
 func RunValues(ctx context.Context, o ValuesOptions) (*schema.Values, error) {
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
-	m, err := coordinator.CheckValuesDir(o.Dir)
+	d, err := coordinator.CheckStageDir(o.Dir, coordinator.ValuesStage)
 	if err != nil {
 		return nil, err
 	}
-	srv, ctx, shutdown, err := startServer(ctx, o.Data, "census-embedded-values", o.Log)
-	if err != nil {
-		return nil, err
-	}
-	defer shutdown()
-
 	url, err := filepath.Abs(filepath.Join(o.Data, "blobs"))
 	if err != nil {
 		return nil, err
 	}
-	st, err := store.NewDir(url)
-	if err != nil {
-		return nil, err
-	}
-	stopWorker, err := startWorker(ctx, srv, worker.Config{Jobs: max(o.Workers, 1), Log: o.Log}, url, st)
-	if err != nil {
-		return nil, err
-	}
-	defer stopWorker(false)
-	cconn, err := broker.Connect(ctx, broker.ConnOptions{URL: srv.ClientURL(), Name: "census-coordinator"})
-	if err != nil {
-		return nil, err
-	}
-	defer cconn.Close()
-	vals, err := coordinator.StartValues(ctx, coordinator.ValuesConfig{
-		Dir: o.Dir, Run: coordinator.ValuesRunID(m), Cap: o.Cap, ShardPieces: o.ShardPieces,
-		Store: st, StoreURL: url, Log: o.Log, KeepBlobs: o.KeepData, MaxSize: o.MaxSize, Progress: o.Progress,
-	}, cconn)
-	if cause := context.Cause(ctx); err != nil && errors.Is(cause, ErrNATSStore) {
-		return nil, cause
-	}
-	return vals, err
+	s := stage{data: o.Data, name: "census-embedded-values", url: url,
+		env:    coordinator.Env{Log: o.Log, KeepBlobs: o.KeepData},
+		worker: worker.Config{Jobs: max(o.Workers, 1)}}
+	return runStage(ctx, s, func(ctx context.Context, conn *broker.Conn, env coordinator.Env) (*schema.Values, error) {
+		return coordinator.StartValues(ctx, coordinator.ValuesConfig{Env: env, Dir: d, Cap: o.Cap, ShardPieces: o.ShardPieces,
+			MaxSize: o.MaxSize, Progress: o.Progress}, conn)
+	})
 }

@@ -117,8 +117,8 @@ type clusterRun struct {
 
 // coordinate runs census coordinator with flags f on args.
 func coordinate(ctx context.Context, f coordinatorFlags, args []string) error {
-	if f.jobs < 1 {
-		return usagef("--jobs %d: want at least 1", f.jobs)
+	if err := checkJobs(f.jobs); err != nil {
+		return err
 	}
 	_, budget, err := memBudget(f.memBudget, 1)
 	if err != nil {
@@ -211,11 +211,8 @@ func (r *clusterRun) plan(ctx context.Context, args []string) error {
 	if f.store == "" {
 		return usagef("--store: give the directory (shared by all workers) or s3://bucket/prefix where fragments live")
 	}
-	if r.url, err = storeURL(f.store); err != nil {
-		return usageError{err}
-	}
-	if r.st, err = openStore(ctx, r.url); err != nil {
-		return usagef("--store %s: %v", f.store, err)
+	if r.url, r.st, err = openStoreFlag(ctx, f.store); err != nil {
+		return err
 	}
 	if err := checkWritable(f.out); err != nil {
 		return usagef("--out %s: %v", f.out, err)
@@ -285,15 +282,18 @@ func sameStart(game, board, a, b string) bool {
 func (r *clusterRun) config(cm *coordinator.Metrics, prog *progress) coordinator.Config {
 	f := r.f
 	return coordinator.Config{
-		Game: r.game, Board: r.board, Start: f.start, Run: f.run,
-		Shards: f.shards, Parallelism: f.jobs, MemBudget: r.budget, AckWait: ackWait(),
-		NoWait: f.noWait, OnHeld: func(l runstate.Lease) {
+		Census: coordinator.Census{Game: r.game, Board: r.board, Start: f.start, Shards: f.shards,
+			NoSymmetry: f.plain, Positions: f.positions, Keep: f.solve || f.keep, PiecesCodec: f.codec},
+		Env: coordinator.Env{Run: f.run, Store: r.st, StoreURL: r.url, Log: newLogger(f.quiet), Metrics: cm,
+			KeepBlobs: f.keepData, AckWait: ackWait()},
+		Tuning:     coordinator.Tuning{Parallelism: f.jobs, MemBudget: r.budget},
+		Outputs:    coordinator.Outputs{Out: r.outDir, Version: version},
+		SpaceCheck: coordinator.SpaceCheck{NoSpaceCheck: f.noSpaceCheck},
+		LeaseOptions: coordinator.LeaseOptions{NoWait: f.noWait, OnHeld: func(l runstate.Lease) {
 			fmt.Fprintf(os.Stderr, "census: run held by coordinator %s since %s; waiting (it is free at most %s after that coordinator stops)\n",
 				l.Holder(), l.Since.Local().Format(time.DateTime), l.TTL+time.Second)
-		},
-		Store: r.st, StoreURL: r.url, Out: r.outDir, Version: version,
-		Log: newLogger(f.quiet), Progress: prog.update, KeepBlobs: f.keepData, Metrics: cm, NoSymmetry: f.plain, Positions: f.positions,
-		Keep: f.solve || f.keep, NoSpaceCheck: f.noSpaceCheck, PiecesCodec: f.codec,
+		}},
+		Progress: prog.update,
 	}
 }
 
@@ -318,16 +318,15 @@ func (r *clusterRun) census(ctx context.Context, cfg coordinator.Config) (*coord
 // it. Started again, the stage resumes from its bucket. Its metrics go to
 // cm when not nil.
 func (r *clusterRun) solve(ctx context.Context, cm *coordinator.Metrics) error {
-	m, _, err := coordinator.CheckSolveDir(r.outDir)
+	d, err := coordinator.CheckStageDir(r.outDir, coordinator.SolveStage)
 	if err != nil {
 		return fmt.Errorf("solve %s: %w", r.outDir, err)
 	}
 	began := time.Now()
 	prog := newProgress(os.Stderr, r.f.quiet, nil)
 	solved, err := coordinator.StartSolve(ctx, coordinator.SolveConfig{
-		Dir: r.outDir, Run: coordinator.SolveRunID(m), Store: r.st, StoreURL: r.url, CopyKept: true,
-		MemBudget: r.budget, Log: newLogger(r.f.quiet), KeepBlobs: r.f.keepData, AckWait: ackWait(), Progress: prog.updateSolve,
-		Metrics: cm,
+		Env: coordinator.Env{Store: r.st, StoreURL: r.url, Log: newLogger(r.f.quiet), Metrics: cm, KeepBlobs: r.f.keepData, AckWait: ackWait()},
+		Dir: d, CopyKept: true, MemBudget: r.budget, Progress: prog.updateSolve,
 	}, r.conn)
 	prog.done()
 	if err != nil {
@@ -352,8 +351,8 @@ handed back unfinished, for another worker to take.`,
   census worker --nats nats://10.0.0.1:4222 --store /mnt/census   # the shared directory is mounted elsewhere here`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(c *cobra.Command, args []string) error {
-			if jobs < 1 {
-				return usagef("--jobs %d: want at least 1", jobs)
+			if err := checkJobs(jobs); err != nil {
+				return err
 			}
 			// A worker's jobs carry their budget; it sets no limit of its own.
 			tuneCollector(0)

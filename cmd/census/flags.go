@@ -23,6 +23,14 @@ func registerJobs(fl *pflag.FlagSet, v *int, def int, usage string, aliases ...s
 	}
 }
 
+// checkJobs refuses, as bad usage, a --jobs of n below 1.
+func checkJobs(n int) error {
+	if n < 1 {
+		return usagef("--jobs %d: want at least 1", n)
+	}
+	return nil
+}
+
 // memBudgetUsage says what --mem-budget means, the same on every command.
 // A command may add a clause between it and memBudgetDefault.
 const (

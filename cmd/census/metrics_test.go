@@ -78,10 +78,11 @@ func TestSolveMetrics(t *testing.T) {
 		Workers: 2, Shards: 3, MemBudget: 64 << 20, Version: "test", Keep: true, Metrics: metrics}); err != nil {
 		t.Fatal(err)
 	}
-	m, idx, err := coordinator.CheckSolveDir(out)
+	d, err := coordinator.CheckStageDir(out, coordinator.SolveStage)
 	if err != nil {
 		t.Fatal(err)
 	}
+	m, idx := d.Manifest, d.Kept
 	run := fmt.Sprintf("{run=%q}", m.Run)
 	page := func() string {
 		t.Helper()

@@ -85,3 +85,17 @@ func storeURL(url string) (string, error) {
 	}
 	return abs, nil
 }
+
+// openStoreFlag opens the store the flag --store names and returns it
+// with its URL; a store it cannot open is bad usage.
+func openStoreFlag(ctx context.Context, flag string) (string, store.Store, error) {
+	url, err := storeURL(flag)
+	if err != nil {
+		return "", nil, usageError{err}
+	}
+	st, err := openStore(ctx, url)
+	if err != nil {
+		return "", nil, usagef("--store %s: %v", flag, err)
+	}
+	return url, st, nil
+}

@@ -173,8 +173,8 @@ func (r *censusRun) check(ctx context.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	if f.jobs < 1 {
-		return usagef("--jobs %d: want at least 1", f.jobs)
+	if err := checkJobs(f.jobs); err != nil {
+		return err
 	}
 	if f.shards < 0 || f.shards > 4096 {
 		return usagef("--shards %d: want 0 (automatic) to 4096", f.shards)
@@ -208,11 +208,8 @@ func (r *censusRun) check(ctx context.Context) error {
 		}
 	}
 	if f.store != "" {
-		if r.storeURL, err = storeURL(f.store); err != nil {
-			return usageError{err}
-		}
-		if _, err := openStore(ctx, r.storeURL); err != nil {
-			return usagef("--store %s: %v", f.store, err)
+		if r.storeURL, _, err = openStoreFlag(ctx, f.store); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -256,19 +253,18 @@ func (r *censusRun) startProfiles() (func(), error) {
 // solved already.
 func (r *censusRun) census(ctx context.Context) (res *coordinator.Result, solved bool, err error) {
 	f := r.f
-	if f.solve {
-		cfg := coordinator.Config{Game: r.game, Board: r.board, Start: f.start, Run: f.run, Shards: f.shards,
-			NoSymmetry: f.plain, Positions: f.positions, Keep: true, Out: r.outDir, PiecesCodec: f.codec}
-		if m, ok := coordinator.KeptOutputs(cfg); ok {
-			return r.finished(m)
-		}
-	}
-	res, err = embedded.Run(ctx, embedded.Options{
+	o := embedded.Options{
 		Game: r.game, Board: r.board, Start: f.start, Run: f.run,
 		Out: r.outDir, Data: r.dataDir, Workers: f.jobs, Shards: f.shards, AckWait: ackWait(), RetryDelay: retryDelay(),
 		StoreURL: r.storeURL, OpenStore: openStore, KeepData: f.keepData, Metrics: r.metrics, NoSymmetry: f.plain, Positions: f.positions, Keep: f.solve || f.keep, NoSpaceCheck: f.noSpaceCheck,
 		MemBudget: r.budget, Version: version, Log: newLogger(f.quiet), Progress: r.prog.update, PiecesCodec: f.codec,
-	})
+	}
+	if f.solve {
+		if m, ok := o.KeptOutputs(); ok {
+			return r.finished(m)
+		}
+	}
+	res, err = embedded.Run(ctx, o)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, false, fmt.Errorf("interrupted; run the same command again to resume from %s", r.dataDir)

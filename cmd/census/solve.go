@@ -2,13 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"path/filepath"
 	"runtime"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,6 +13,9 @@ import (
 	"github.com/census-cgt/census/embedded"
 	"github.com/census-cgt/census/schema"
 )
+
+// defaultSolveData is census solve's --data under DIR.
+const defaultSolveData = ".census-solve"
 
 type solveFlags struct {
 	data      string
@@ -73,52 +72,16 @@ cannot solve is refused (exit 2) and left untouched.`,
 }
 
 func runSolve(ctx context.Context, f solveFlags, dir string) error {
-	if f.workers < 1 {
-		return usagef("--jobs %d: want at least 1", f.workers)
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return usagef("DIR %s: not a directory", dir)
-	}
-	if err := checkSolveDir(dir); err != nil {
-		return err
-	}
-	if f.data == "" {
-		f.data = filepath.Join(dir, ".census-solve")
-	}
-	ms, err := startMetrics(f.metrics)
-	if err != nil {
-		return err
-	}
-	defer ms.stop()
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if _, err := solveDir(ctx, f, dir, embedded.NewMetrics(ms.registerer())); err != nil {
-		return err
-	}
-	if f.json {
-		data, err := os.ReadFile(filepath.Join(dir, schema.SummaryJSONFile))
+	c := stageCmd{stage: coordinator.SolveStage, dir: dir, data: &f.data, defaultData: defaultSolveData, jobs: f.workers, json: f.json}
+	return c.run(ctx, func(ctx context.Context) error {
+		ms, err := startMetrics(f.metrics)
 		if err != nil {
 			return err
 		}
-		_, err = os.Stdout.Write(data)
+		defer ms.stop()
+		_, err = solveDir(ctx, f, dir, embedded.NewMetrics(ms.registerer()))
 		return err
-	}
-	return nil
-}
-
-// checkSolveDir refuses, as bad usage, a DIR the solve stage cannot
-// solve, saying what to do instead.
-func checkSolveDir(dir string) error {
-	_, _, err := coordinator.CheckSolveDir(dir)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, coordinator.ErrNotKept):
-		return usagef("DIR %v; run the census again with --solve (census run GAME BOARD --solve)", err)
-	case errors.Is(err, coordinator.ErrNotSolvable):
-		return usagef("DIR %v; loopy games have their own retrograde analysis (docs/retrograde.md)", err)
-	}
-	return checkValuesDir(dir)
+	})
 }
 
 // solveDir runs the solve stage of dir with its NATS data in f.data, its
@@ -136,16 +99,8 @@ func solveDir(ctx context.Context, f solveFlags, dir string, metrics *embedded.M
 		Log: newLogger(f.quiet), Progress: prog.updateSolve, Metrics: metrics,
 	})
 	prog.done()
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return nil, fmt.Errorf("solve interrupted; run the same command again to resume from %s", f.data)
-		}
-		return nil, fmt.Errorf("solve %s: %w", dir, err)
-	}
-	if !f.keepData {
-		if err := embedded.Clean(f.data); err != nil {
-			return nil, err
-		}
+	if err := stageEnd(err, coordinator.SolveStage, "solve "+dir, f.data, f.keepData); err != nil {
+		return nil, err
 	}
 	reportSolved(f.quiet, dir, began, solved)
 	return solved, nil

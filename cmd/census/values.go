@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -96,37 +94,16 @@ func runValues(ctx context.Context, f valuesFlags, dir string) error {
 	if err := checkValuesFlags(f); err != nil {
 		return err
 	}
-	if f.workers < 1 {
-		return usagef("--jobs %d: want at least 1", f.workers)
-	}
-	total, _, err := memBudget(f.memBudget, f.workers)
-	if err != nil {
-		return usageError{err}
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return usagef("DIR %s: not a directory", dir)
-	}
-	if err := checkValuesDir(dir); err != nil {
-		return err
-	}
-	if f.data == "" {
-		f.data = filepath.Join(dir, defaultValuesData)
-	}
-	tuneValuesCollector(total)
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if _, err := valueDir(ctx, f, dir); err != nil {
-		return err
-	}
-	if f.json {
-		data, err := os.ReadFile(filepath.Join(dir, schema.SummaryJSONFile))
+	c := stageCmd{stage: coordinator.ValuesStage, dir: dir, data: &f.data, defaultData: defaultValuesData, jobs: f.workers, json: f.json}
+	return c.run(ctx, func(ctx context.Context) error {
+		total, _, err := memBudget(f.memBudget, f.workers)
 		if err != nil {
-			return err
+			return usageError{err}
 		}
-		_, err = os.Stdout.Write(data)
+		tuneValuesCollector(total)
+		_, err = valueDir(ctx, f, dir)
 		return err
-	}
-	return nil
+	})
 }
 
 // valuesMemUsage says what --mem-budget means to census values.
@@ -163,22 +140,6 @@ func checkValuesFlags(f valuesFlags) error {
 	return nil
 }
 
-// checkValuesDir refuses, as bad usage, a DIR that is not a finished run
-// of this schema version.
-func checkValuesDir(dir string) error {
-	_, err := coordinator.CheckValuesDir(dir)
-	if errors.Is(err, coordinator.ErrNotFinished) {
-		// DIR may be OUT: name the runs under it.
-		if runs, _ := filepath.Glob(filepath.Join(dir, "*", schema.ManifestFile)); len(runs) > 0 {
-			return usagef("DIR %v; DIR is OUT/GAME-BOARD, e.g. %s", err, filepath.Dir(runs[0]))
-		}
-	}
-	if errors.Is(err, coordinator.ErrNotFinished) || errors.Is(err, coordinator.ErrOldSchema) {
-		return usagef("DIR %v", err)
-	}
-	return err
-}
-
 // valueDir runs the values stage of dir with its data in f.data, and
 // removes the data once it is done unless f.keepData or the stage is
 // partial (f.maxSize), whose data a later stage extends.
@@ -190,19 +151,11 @@ func valueDir(ctx context.Context, f valuesFlags, dir string) (*schema.Values, e
 		KeepData: f.keepData, MaxSize: f.maxSize, Log: newLogger(f.quiet), Progress: prog.updateValues,
 	})
 	prog.done()
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return nil, fmt.Errorf("values interrupted; run the same command again to resume from %s", f.data)
-		}
-		if errors.Is(err, coordinator.ErrValuesClash) {
-			return nil, usagef("values of %s: %v (run again with the same --cap and --shard-pieces, or remove %s to start afresh)", dir, err, f.data)
-		}
-		return nil, fmt.Errorf("values of %s: %w", dir, err)
+	if errors.Is(err, coordinator.ErrValuesClash) {
+		return nil, usagef("values of %s: %v (run again with the same --cap and --shard-pieces, or remove %s to start afresh)", dir, err, f.data)
 	}
-	if !f.keepData && !vals.Partial() {
-		if err := embedded.Clean(f.data); err != nil {
-			return nil, err
-		}
+	if err := stageEnd(err, coordinator.ValuesStage, "values of "+dir, f.data, f.keepData || (err == nil && vals.Partial())); err != nil {
+		return nil, err
 	}
 	if !f.quiet {
 		counts := *vals

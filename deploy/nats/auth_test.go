@@ -140,8 +140,10 @@ func TestLeastPrivilege(t *testing.T) {
 	// bucket, which the coordinator must be allowed to do.
 	for i := range 2 {
 		res, err := coordinator.Start(ctx, coordinator.Config{
-			Game: "domineering", Board: "4x4", Store: st, StoreURL: st.Root(),
-			Out: filepath.Join(t.TempDir(), "out"), Version: "test", Parallelism: 2, MemBudget: 64 << 20,
+			Census:  coordinator.Census{Game: "domineering", Board: "4x4"},
+			Env:     coordinator.Env{Store: st, StoreURL: st.Root()},
+			Tuning:  coordinator.Tuning{Parallelism: 2, MemBudget: 64 << 20},
+			Outputs: coordinator.Outputs{Out: filepath.Join(t.TempDir(), "out"), Version: "test"},
 		}, cconn)
 		if err != nil {
 			t.Fatalf("census %d as coordinator and worker: %v", i+1, err)
