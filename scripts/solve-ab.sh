@@ -5,13 +5,24 @@
 # positions (RUN, OUT/GAME-BOARD of census run --keep-positions); prints
 # each run's wall seconds, CPU seconds and peak RSS from /usr/bin/time -v,
 # and the medians of NEW/BASE pair by pair. WARMUP=0 leaves the warm-up
-# out (for boards whose solve takes an hour, such as Clobber 5x5).
+# out (for boards whose solve takes an hour, such as Clobber 5x5). The
+# tables the solve only reads (pieces/, positions/) are hard-linked into
+# the copies, not copied: Clobber 5x5's pieces are 21 GB.
 set -eu
 base=$1 new=$2 run=$3 n=${4:-3}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cp -r "$run" "$tmp/base"
-cp -r "$run" "$tmp/new"
+copy() { # run dir -> a copy that the solve may write to
+	mkdir "$2"
+	for f in "$1"/*; do
+		case ${f##*/} in
+		pieces | positions) cp -al "$f" "$2/" ;;
+		*) cp -r "$f" "$2/" ;;
+		esac
+	done
+}
+copy "$run" "$tmp/base"
+copy "$run" "$tmp/new"
 one() { # binary dir -> "wall cpu rss_kb"
 	/usr/bin/time -v "$1" solve "$2" --quiet --metrics-addr= >/dev/null 2>"$tmp/time"
 	awk -F': ' '
