@@ -1,6 +1,18 @@
 // Package coordinator plans a census run and decides what runs next: it
-// publishes each tier's jobs, waits for them, sizes the next tier, runs the
-// piece and class reductions, and assembles the output tables.
+// publishes each tier's jobs, waits for their done-records (the barrier,
+// executor.go), sizes the next tier, runs the compactions beside the tiers
+// and the piece and class reductions after them, and writes the outputs
+// (output.go). The same loop runs the stages after a census: the values
+// stage (values.go) and the solve stage with its tablebase (solve.go).
+//
+// Every stage starts the same way (stage.go): an Env (run ID, store, the
+// run's bucket, the executor, log, metrics) set up over NATS by onNATS,
+// and, for a stage on a finished run, its output directory checked once
+// by CheckStageDir. A census finds its tiers one of three ways (tierway.go:
+// forwards, backwards or listed), chosen once when the run starts and read
+// back from its plan when it resumes. The coordinator holds the run's lease
+// (lease.go), rides out NATS elections and outages (retry.go), and resumes a
+// run stopped midway from the done-records in its bucket (start.go).
 package coordinator
 
 import (
