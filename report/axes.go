@@ -177,17 +177,22 @@ type bars struct {
 	fill float64
 }
 
-func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
-	trX, trY := p.Transforms(&c)
-	// Bars are as wide as the closest two allow, so that none overlap.
+// barWidth is the width of bars at xs that take the share fill of the
+// space between the closest two, so that none overlap.
+func barWidth(xs []float64, fill float64, trX func(float64) vg.Length) vg.Length {
 	gap := math.Inf(1)
-	for i := 1; i < len(b.x); i++ {
-		gap = math.Min(gap, math.Abs(b.x[i]-b.x[i-1]))
+	for i := 1; i < len(xs); i++ {
+		gap = math.Min(gap, math.Abs(xs[i]-xs[i-1]))
 	}
 	if math.IsInf(gap, 1) || gap == 0 {
 		gap = 1
 	}
-	w := vg.Length(b.fill) * (trX(gap) - trX(0))
+	return vg.Length(fill) * (trX(gap) - trX(0))
+}
+
+func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	w := barWidth(b.x, b.fill, trX)
 	bottom := trY(p.Y.Min)
 	for i, v := range b.y {
 		if math.IsNaN(v) || v < p.Y.Min {

@@ -124,14 +124,7 @@ type band struct {
 
 func (b *band) Plot(c draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&c)
-	gap := math.Inf(1)
-	for i := 1; i < len(b.x); i++ {
-		gap = math.Min(gap, math.Abs(b.x[i]-b.x[i-1]))
-	}
-	if math.IsInf(gap, 1) || gap == 0 {
-		gap = 1
-	}
-	w := vg.Length(b.fill) * (trX(gap) - trX(0))
+	w := barWidth(b.x, b.fill, trX)
 	for i := range b.x {
 		if b.hi[i] <= b.lo[i] {
 			continue
