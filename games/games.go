@@ -1,6 +1,12 @@
-// Package games defines what the census kernels need of a game: the Game
-// interface, boards and their geometry, pieces and piece keys, and the board
-// symmetries. The rules themselves live in one package per game.
+// Package games defines what census needs of a game: the Game interface,
+// boards and their geometry, pieces and piece keys, the board symmetries
+// and canonical keys (Group), and the position kernel a tier job calls for
+// every position (Kernel, Visit; kernel.go), with the plain kernel built
+// from Game and Group calls that the games' own kernels are checked
+// against. The rules and the own kernels live in one package per game
+// (clobber, domineering, amazons; konane and mutorere for the two older
+// games); what two games share (PlaneDiagrams, PlaneTranslator, DeltaSwap)
+// is here.
 package games
 
 import (
