@@ -61,8 +61,9 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("%s = %v, want > 0", name, got)
 		}
 	}
-	// One series per kind of job of a census: tier, compact, piece, class.
-	if n := testutil.CollectAndCount(reg, "census_worker_job_duration_seconds"); n != 4 {
+	// One series per kind of job, from the worker's start: tier, piece,
+	// class, value, compact, solve.
+	if n := testutil.CollectAndCount(reg, "census_worker_job_duration_seconds"); n != 6 {
 		t.Errorf("census_worker_job_duration_seconds has %d series, want one per job kind", n)
 	}
 }
