@@ -83,22 +83,25 @@ func Labels() []string {
 // Label names the kind of the job: "tier", "piece", ...; "unknown" for an
 // empty job.
 func (j Job) Label() string {
-	for _, k := range kinds {
-		if k.task(j) != nil {
-			return k.label
-		}
-	}
-	return "unknown"
+	_, label := j.kind()
+	return label
 }
 
 // task is the job's task, nil for an empty job.
 func (j Job) task() task {
+	t, _ := j.kind()
+	return t
+}
+
+// kind is the job's task and its kind's label; nil and "unknown" for an
+// empty job.
+func (j Job) kind() (task, string) {
 	for _, k := range kinds {
 		if t := k.task(j); t != nil {
-			return t
+			return t, k.label
 		}
 	}
-	return nil
+	return nil, "unknown"
 }
 
 // output is the result's output, nil for an empty result.
