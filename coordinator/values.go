@@ -284,7 +284,7 @@ func pieceLevels(dir string) ([]level, error) {
 	}
 	var out []level
 	for size, keys := range bySize {
-		slices.SortFunc(keys, cmpPieceKey)
+		slices.SortFunc(keys, games.PieceKey.Compare)
 		out = append(out, level{size: size, keys: slices.Compact(keys)})
 	}
 	slices.SortFunc(out, func(a, b level) int { return a.size - b.size })
@@ -297,16 +297,6 @@ func piecesParts(dir string) ([]string, error) {
 		return nil, fmt.Errorf("list pieces parts of %s: %w", dir, err)
 	}
 	return parts, nil
-}
-
-func cmpPieceKey(a, b games.PieceKey) int {
-	switch {
-	case a.Less(b):
-		return -1
-	case b.Less(a):
-		return 1
-	}
-	return 0
 }
 
 // valueBatch writes the keys blobs of one level's shards and returns their

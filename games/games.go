@@ -10,6 +10,7 @@
 package games
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -162,6 +163,16 @@ type PieceKey struct{ Hi, Lo uint64 }
 // Less reports whether k orders before o.
 func (k PieceKey) Less(o PieceKey) bool {
 	return k.Hi < o.Hi || k.Hi == o.Hi && k.Lo < o.Lo
+}
+
+// Compare orders k and o as Less does: -1 if k orders before o, 1 if
+// after, 0 if they are equal. It is what slices.SortFunc takes, as
+// games.PieceKey.Compare.
+func (k PieceKey) Compare(o PieceKey) int {
+	if k.Hi != o.Hi {
+		return cmp.Compare(k.Hi, o.Hi)
+	}
+	return cmp.Compare(k.Lo, o.Lo)
 }
 
 // Dims returns the rows and columns of the piece's bounding box.

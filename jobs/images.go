@@ -135,7 +135,7 @@ func (s *imageSet) each(g games.Game, reads int64, write func(fragment.PieceRow)
 		return err
 	}
 	defer closeAll()
-	return mergeSorted(srcs, func(a, b fragment.PieceRow) int { return comparePieceKeys(a.Key, b.Key) }, write)
+	return mergeSorted(srcs, func(a, b fragment.PieceRow) int { return a.Key.Compare(b.Key) }, write)
 }
 
 // rowBatch is how many rows rows gathers before it writes them: some

@@ -262,13 +262,6 @@ func placeUnique(src, dst []uint64, shift uint, count *[1 << radixBits]uint32) {
 	}
 }
 
-func comparePieceKeys(a, b games.PieceKey) int {
-	if c := cmp.Compare(a.Hi, b.Hi); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.Lo, b.Lo)
-}
-
 // msdBits is the width of a digit of msdSort: 256 buckets, whose counts
 // cost little to clear for the small buckets of the last digits.
 const msdBits = 8
@@ -382,7 +375,7 @@ func pieceKeyWord(k *games.PieceKey, i int) uint64 {
 	return k.Lo
 }
 
-func comparePieceRecords(a, b PieceRecord) int { return comparePieceKeys(a.Key, b.Key) }
+func comparePieceRecords(a, b PieceRecord) int { return a.Key.Compare(b.Key) }
 
 func pieceRecordWord(r *PieceRecord, i int) uint64 { return pieceKeyWord(&r.Key, i) }
 
@@ -408,7 +401,7 @@ func sortPieces(recs []PieceRecord) []PieceRecord {
 // and the small buckets sorted by insertion.
 func sortImages(imgs []image) []image {
 	if len(imgs) < radixMin {
-		slices.SortFunc(imgs, func(a, b image) int { return comparePieceKeys(a.Key, b.Key) })
+		slices.SortFunc(imgs, func(a, b image) int { return a.Key.Compare(b.Key) })
 		return imgs
 	}
 	var or, and [2]uint64
@@ -499,7 +492,7 @@ func insertionSortImages(recs []image) {
 }
 
 func compareClasses(a, b ClassRecord) int {
-	if c := comparePieceKeys(a.Neg, b.Neg); c != 0 {
+	if c := a.Neg.Compare(b.Neg); c != 0 {
 		return c
 	}
 	return cmp.Compare(boolWord(a.Other), boolWord(b.Other))

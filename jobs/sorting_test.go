@@ -228,7 +228,7 @@ func TestMSDSortMatchesSortFunc(t *testing.T) {
 				classes = append(classes, ClassRecord{Neg: k, Other: rng.IntN(2) == 0})
 			}
 			wantRows := slices.Clone(rows)
-			slices.SortFunc(wantRows, func(a, b image) int { return comparePieceKeys(a.Key, b.Key) })
+			slices.SortFunc(wantRows, func(a, b image) int { return a.Key.Compare(b.Key) })
 			wantClasses := slices.Clone(classes)
 			slices.SortFunc(wantClasses, compareClasses)
 			if got := sortImages(rows); !slices.Equal(got, wantRows) {

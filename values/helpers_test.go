@@ -49,7 +49,7 @@ func livePieces(tb testing.TB, game, board string) []games.PieceKey {
 	for k := range keys {
 		out = append(out, k)
 	}
-	slices.SortFunc(out, cmpKey)
+	slices.SortFunc(out, games.PieceKey.Compare)
 	return out
 }
 

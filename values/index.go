@@ -121,7 +121,7 @@ func (x *Index) sort() {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return cmpKey(x.keys[a], x.keys[b]) })
+	slices.SortFunc(order, func(a, b int) int { return x.keys[a].Compare(x.keys[b]) })
 	keys, vals := make([]games.PieceKey, len(order)), make([]entry, len(order))
 	for i, j := range order {
 		keys[i], vals[i] = x.keys[j], x.vals[j]
@@ -246,7 +246,7 @@ func (x *Index) Pieces(pos uint64) []PieceValue {
 
 // lookup finds the value of the translated piece k.
 func (x *Index) lookup(k games.PieceKey) (entry, bool) {
-	i, ok := slices.BinarySearchFunc(x.keys, k, cmpKey)
+	i, ok := slices.BinarySearchFunc(x.keys, k, games.PieceKey.Compare)
 	if !ok {
 		return entry{}, false
 	}

@@ -34,7 +34,7 @@ func (v *Valuer) Each(fn func(games.PieceKey, Value)) {
 // recorded by Set or Load), sorted by key.
 func (v *Valuer) Fresh() []games.PieceKey {
 	out := slices.Clone(v.fresh)
-	slices.SortFunc(out, cmpKey)
+	slices.SortFunc(out, games.PieceKey.Compare)
 	return out
 }
 

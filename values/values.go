@@ -170,18 +170,8 @@ func (v *Valuer) split(g games.Mover, pos uint64) sum {
 			s.part = v.table.Add(s.part, pv.ID)
 		}
 	}
-	slices.SortFunc(s.capped, cmpKey)
+	slices.SortFunc(s.capped, games.PieceKey.Compare)
 	return s
-}
-
-func cmpKey(a, b games.PieceKey) int {
-	switch {
-	case a.Less(b):
-		return -1
-	case b.Less(a):
-		return 1
-	}
-	return 0
 }
 
 // options returns the sums reached by one move of Left (left) or Right in
@@ -232,4 +222,4 @@ func (v *Valuer) compute(g games.Mover, k games.PieceKey) Value {
 
 type gamesKey = games.PieceKey
 
-func sortKeys(ks []games.PieceKey) { slices.SortFunc(ks, cmpKey) }
+func sortKeys(ks []games.PieceKey) { slices.SortFunc(ks, games.PieceKey.Compare) }

@@ -268,7 +268,7 @@ func exportPieces(dir string, m schema.Manifest, level exportLevel, vals *schema
 			return nil, err
 		}
 	}
-	slices.SortFunc(pieces, func(a, b exportPiece) int { return comparePieceKeys(a.key, b.key) })
+	slices.SortFunc(pieces, func(a, b exportPiece) int { return a.key.Compare(b.key) })
 	out := pieces[:0]
 	for i, p := range pieces {
 		if i > 0 && p.key == out[len(out)-1].key {
@@ -298,16 +298,6 @@ func negateValue(outcome, value string) (string, string, error) {
 		return "", "", fmt.Errorf("value %q: %w", value, err)
 	}
 	return neg, t.String(t.Neg(g)), nil
-}
-
-func comparePieceKeys(a, b games.PieceKey) int {
-	switch {
-	case a.Less(b):
-		return -1
-	case b.Less(a):
-		return 1
-	}
-	return 0
 }
 
 // writeCGSuiteScript writes pieces as a CGSuite script that assigns the list

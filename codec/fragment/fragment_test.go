@@ -2,7 +2,6 @@ package fragment
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -45,10 +44,6 @@ func denseKeys(n int) []uint64 {
 	return out
 }
 
-func comparePieceKeys(a, b games.PieceKey) int {
-	return cmp.Or(cmp.Compare(a.Hi, b.Hi), cmp.Compare(a.Lo, b.Lo))
-}
-
 func randomPieces(rng *rand.Rand, n int) []Piece {
 	seen := map[games.PieceKey]bool{}
 	var out []Piece
@@ -61,7 +56,7 @@ func randomPieces(rng *rand.Rand, n int) []Piece {
 		seen[k] = true
 		out = append(out, Piece{Key: k, Positions: rng.Uint64() >> rng.IntN(64), FirstTier: rng.Int32N(40)})
 	}
-	slices.SortFunc(out, func(a, b Piece) int { return comparePieceKeys(a.Key, b.Key) })
+	slices.SortFunc(out, func(a, b Piece) int { return a.Key.Compare(b.Key) })
 	return out
 }
 
@@ -72,7 +67,7 @@ func randomClasses(rng *rand.Rand, n int) []Class {
 		out = append(out, Class{Neg: neg, Other: rng.IntN(2) == 0, SelfNegative: rng.IntN(2) == 0})
 	}
 	slices.SortFunc(out, func(a, b Class) int {
-		if c := comparePieceKeys(a.Neg, b.Neg); c != 0 {
+		if c := a.Neg.Compare(b.Neg); c != 0 {
 			return c
 		}
 		return int(flag(a.Other)) - int(flag(b.Other))
