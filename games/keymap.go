@@ -189,6 +189,10 @@ type Group struct {
 	// mapSym[j] is the board symmetry of map j, mapRot[j] the rotation
 	// that follows it (32 for the colour swap), for MapImages.
 	mapSym, mapRot [MaxMaps]uint8
+	// pieces maps translated pieces by tables (piecemaps.go); nil when
+	// the group's maps are not all of one kind of plane (see
+	// newPieceMaps).
+	pieces *pieceMaps
 }
 
 // StartGroup is the subgroup of the game's key maps that fix its start; with
@@ -209,6 +213,7 @@ func StartGroup(g Game, on bool) Group {
 // newGroup is the group of maps, the identity first.
 func newGroup(maps []*KeyMap) Group {
 	gr := Group{maps: maps, geo: maps[0].geo}
+	gr.pieces = newPieceMaps(maps, gr.geo.planes)
 	for j, m := range gr.maps {
 		gr.mapSym[j] = uint8(m.Sym)
 		if m.Swap {
@@ -349,6 +354,17 @@ func image(b *[8]uint64, m *KeyMap) uint64 {
 
 // CanonPiece is the least translated piece of the orbit of k.
 func (gr *Group) CanonPiece(k PieceKey) PieceKey {
+	if gr.pieces != nil {
+		if b := gr.pieces.box(k.Dims()); b != nil {
+			return gr.pieces.canon(k, b)
+		}
+	}
+	return gr.canonPieceSpread(k)
+}
+
+// canonPieceSpread is CanonPiece without tables: each image spread over
+// 8 x 8 boards (embedded), or square by square for a larger box.
+func (gr *Group) canonPieceSpread(k PieceKey) PieceKey {
 	rows, cols := k.Dims()
 	if rows > 8 || cols > 8 {
 		best := k
@@ -382,8 +398,17 @@ type Image struct {
 func (gr *Group) PieceOrbit(k PieceKey, dst []Image) []Image {
 	start := len(dst)
 	dst = append(dst, Image{Key: k})
-	for _, m := range gr.maps[1:] {
-		t := m.ApplyPiece(k)
+	var b *boxMaps
+	if gr.pieces != nil {
+		b = gr.pieces.box(k.Dims())
+	}
+	for j, m := range gr.maps[1:] {
+		var t PieceKey
+		if b != nil {
+			t = b.image(j+1, uint32(k.Lo), uint32(k.Lo>>32), m.Swap)
+		} else {
+			t = m.ApplyPiece(k)
+		}
 		if !slices.ContainsFunc(dst[start:], func(im Image) bool { return im.Key == t }) {
 			dst = append(dst, Image{Key: t, Negates: m.Negates})
 		}

@@ -271,7 +271,7 @@ func (g *Game) Translate(k uint64) games.PieceKey {
 // Classes identifies a region under all 8 symmetries, and under the colour
 // swap for negation.
 func (g *Game) Classes(k games.PieceKey) (sym, neg games.PieceKey, selfNegative bool) {
-	return games.Classes(k, games.Symmetries[:], 2, games.SwapPlanes)
+	return games.ClassesBySwap(k)
 }
 
 // Size is the number of squares of the region, amazons included.

@@ -180,7 +180,7 @@ func (g *Game) Translate(k uint64) games.PieceKey {
 // Classes identifies a piece under all 8 symmetries, and under the colour
 // swap for negation.
 func (g *Game) Classes(k games.PieceKey) (sym, neg games.PieceKey, selfNegative bool) {
-	return games.Classes(k, games.Symmetries[:], 2, games.SwapPlanes)
+	return games.ClassesBySwap(k)
 }
 
 // Size is the number of stones of the piece.
