@@ -515,7 +515,7 @@ func (r *recentKeys) repeat(key, h uint64) bool {
 type recentTable struct{ slots []uint64 }
 
 // recentTableSlots is the size of a recentTable.
-var recentTableSlots = 1 << 15
+const recentTableSlots = 1 << 15
 
 // recentTables keeps the tables of finished jobs for the next ones.
 var recentTables sync.Pool
