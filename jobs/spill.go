@@ -51,20 +51,15 @@ func (s *spiller[T]) add(bucket int, v T) error {
 }
 
 // addKeys adds keys, each to the bucket Bucket gives it of as many as the
-// spiller has, as add would one by one, but for the keys that recent says
-// were added just before; the spill limit is looked at once they are all
-// in, so a spill may hold a batch more than the limit. It repeats add's
-// append rather than calling a method of the generic spiller, which the
-// compiler does not inline here: a call a successor is what it saves.
-func addKeys(s *spiller[uint64], keys []uint64, recent *recentTable) error {
+// spiller has, as add would one by one; the spill limit is looked at once
+// they are all in, so a spill may hold a batch more than the limit. It
+// repeats add's append rather than calling a method of the generic
+// spiller, which the compiler does not inline here: a call a successor is
+// what it saves.
+func addKeys(s *spiller[uint64], keys []uint64) error {
 	n := len(s.bufs)
-	added := 0
 	for _, key := range keys {
-		h := mix(key)
-		if recent.repeat(key, h) {
-			continue
-		}
-		b := bucketOfMix(h, n)
+		b := bucketOfMix(mix(key), n)
 		buf := s.bufs[b]
 		if len(buf) == cap(buf) {
 			if cap(buf) == 0 && s.pool != nil {
@@ -73,9 +68,8 @@ func addKeys(s *spiller[uint64], keys []uint64, recent *recentTable) error {
 			buf = withRoom(buf)
 		}
 		s.bufs[b] = append(buf, key)
-		added++
 	}
-	s.items += added
+	s.items += len(keys)
 	if s.items >= s.limit {
 		return s.spill()
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sync"
 
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/store"
@@ -103,7 +102,6 @@ type tierSends struct {
 	next              *spiller[uint64] // positions of the next tier, by shard
 	deadFree, inPlace *spiller[uint64] // keys, by reduce bucket
 	recentInPlace     recentKeys       // in-place keys just sent
-	recentNext        *recentTable     // successors just sent
 	canonPiece        *pieceCache      // translated pieces, counted before they go to pieceRecs
 	pieceRecs         *spiller[PieceRecord]
 	table             *positionTable // nil unless the spec asks for positions
@@ -133,7 +131,6 @@ func newTierKernel(ctx context.Context, st store.Store, j *TierJob, g games.Game
 	}
 	k.deadFree, k.inPlace = keys(KindDeadFree, shares.DeadFree, deadFreeBufs), keys(KindInPlace, shares.InPlace, inPlaceBufs)
 	k.scratch = keyScratch.get()
-	k.recentNext = newRecentTable()
 	k.pieceRecs = newSpiller(ctx, st, j.ReduceShards, shares.Pieces.records(budget, pieceRecordBytes), k.pieceName(KindPieces),
 		func(w io.Writer, recs []PieceRecord) (Blob, error) {
 			return writePieces(w, j.header(g, KindPieces, j.Tier), sortPieces(recs))
@@ -294,7 +291,7 @@ func (k *tierKernel) visit(pos uint64) error {
 	if err := k.shape(w); err != nil {
 		return err
 	}
-	return addKeys(k.next, k.v.Succ, k.recentNext)
+	return addKeys(k.next, k.v.Succ)
 }
 
 // check makes sure pos belongs to the job's tier and shard.
@@ -477,8 +474,6 @@ func (k *tierKernel) abort() {
 	k.pieceRecs.release()
 	keyScratch.put(k.scratch)
 	k.scratch = nil
-	recentTables.Put(k.recentNext)
-	k.recentNext = nil
 	k.canonPiece.release()
 }
 
@@ -498,42 +493,6 @@ const recentSlots = 1 << 11
 // there. The zero key, which an empty slot holds, is never a repeat.
 func (r *recentKeys) repeat(key, h uint64) bool {
 	s := &r[h&(recentSlots-1)]
-	if *s == key && key != 0 {
-		return true
-	}
-	*s = key
-	return false
-}
-
-// recentTable is a larger recentKeys, for the successors of a job: a
-// successor is found again from other positions of the job's shard (a
-// middle tier of Clobber 4x5 in one job: 12.0 M successors, 1.8 M
-// distinct), and a table of 2^15 keys (a quarter of a megabyte, within
-// the second-level cache) drops some 30% of them before they are
-// buffered, sorted and deduplicated (2^14 keys: 25%, 2^16: 37%). The
-// fragments the job writes are the same.
-type recentTable struct{ slots []uint64 }
-
-// recentTableSlots is the size of a recentTable.
-const recentTableSlots = 1 << 15
-
-// recentTables keeps the tables of finished jobs for the next ones.
-var recentTables sync.Pool
-
-// newRecentTable is an empty recentTable, one a finished job left where
-// there is one.
-func newRecentTable() *recentTable {
-	if t, ok := recentTables.Get().(*recentTable); ok && len(t.slots) == recentTableSlots {
-		clear(t.slots)
-		return t
-	}
-	return &recentTable{slots: make([]uint64, recentTableSlots)}
-}
-
-// repeat reports whether key, whose mix is h, is in the table, and puts it
-// there. The zero key, which an empty slot holds, is never a repeat.
-func (r *recentTable) repeat(key, h uint64) bool {
-	s := &r.slots[h&uint64(len(r.slots)-1)]
 	if *s == key && key != 0 {
 		return true
 	}
