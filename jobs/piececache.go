@@ -57,16 +57,16 @@ type pieceSlot struct {
 }
 
 // pieceCacheMin is the first size of a pieceCache, in slots, and
-// pieceCacheCap the largest: 320 KiB, which the second-level cache holds.
+// pieceCacheCap the largest: 160 KiB, which the second-level cache holds.
 // Most pieces of a job occur in it once (a middle tier of Clobber 4x5 in
 // one job: 944 K pieces, 586 K distinct), so a larger table counts few
 // more of them in place (2^14 slots sent 648 K records, 2^20 slots 612 K)
 // and misses the caches on every piece: side by side, Clobber 4x5 took
 // 0.89x the wall and 0.91x the CPU with the table at 2^13 slots against
-// a table grown to the job's budget.
+// a table grown to the job's budget, and 0.95x again at 2^12.
 const (
 	pieceCacheMin = 1 << 12
-	pieceCacheCap = 1 << 13
+	pieceCacheCap = 1 << 12
 )
 
 // pieceTables keeps the tables of finished jobs' piece caches for the
