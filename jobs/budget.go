@@ -16,9 +16,6 @@ const (
 	pieceRecordBytes = 32
 	// classRecordBytes is a ClassRecord; it is sorted in place.
 	classRecordBytes = 24
-	// pieceCacheBytes is a slot of the cache from a piece to the
-	// representative of its orbit and the positions counted for it.
-	pieceCacheBytes = 40
 	// imageBytes is a piece of an orbit gathered by a piece job (an
 	// image); it is sorted in place. orbitRowBytes is what the pieces of
 	// one orbit share.
@@ -49,8 +46,6 @@ type tierShares struct {
 	// DeadFree, InPlace and Pieces buffer the piece keys and records sent
 	// on to the reduce shards.
 	DeadFree, InPlace, Pieces share
-	// PieceCache remembers the representatives of the orbits of pieces.
-	PieceCache share
 	// ReadBuffers are the read buffers of the input fragments, shared by
 	// all of them while they are merged; the merge of the positions
 	// table's spilled runs, after the inputs are read, reuses them.
@@ -66,9 +61,8 @@ type tierShares struct {
 // positions table.
 func tierBudget(positions bool) tierShares {
 	s := tierShares{
-		Successors: 40,
+		Successors: 42,
 		DeadFree:   6, InPlace: 6, Pieces: 6,
-		PieceCache:  2,
 		ReadBuffers: 4,
 	}
 	if positions {
@@ -79,7 +73,7 @@ func tierBudget(positions bool) tierShares {
 }
 
 func (s tierShares) sum() share {
-	return s.Successors + s.DeadFree + s.InPlace + s.Pieces + s.PieceCache + s.ReadBuffers + s.PositionRows + s.PositionImages
+	return s.Successors + s.DeadFree + s.InPlace + s.Pieces + s.ReadBuffers + s.PositionRows + s.PositionImages
 }
 
 // pieceShares split a piece job's budget.

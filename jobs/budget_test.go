@@ -27,7 +27,7 @@ func TestBudgetShares(t *testing.T) {
 	for _, budget := range []int64{1 << 20, 1<<20 + 63, 256 << 20, 3_000_000_007} {
 		s := tierBudget(true)
 		total := s.Successors.of(budget) + s.DeadFree.of(budget) + s.InPlace.of(budget) + s.Pieces.of(budget) +
-			s.PieceCache.of(budget) + s.ReadBuffers.of(budget) + s.PositionRows.of(budget) + s.PositionImages.of(budget)
+			s.ReadBuffers.of(budget) + s.PositionRows.of(budget) + s.PositionImages.of(budget)
 		if total > budget || budget-total >= sixtyFourths {
 			t.Errorf("budget %d: shares of %d bytes", budget, total)
 		}

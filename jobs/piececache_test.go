@@ -2,84 +2,60 @@ package jobs
 
 import (
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/census-cgt/census/games"
 )
 
-// TestPieceCacheTables checks that a piece cache sends the same counts, in
-// the same order, whether its table is new or an array kept from an
-// earlier job (larger, and full of that job's pieces), through every
-// doubling up to its limit: a job's fragments must not depend on what
-// the process ran before it.
-func TestPieceCacheTables(t *testing.T) {
-	g := mustGame(t, "clobber", "4x4", "")
-	// Without symmetry a piece is its own representative: any non-zero
-	// key will do.
-	group := games.StartGroup(g, false)
+// TestPieceCacheCounts checks that a piece cache sends every position it
+// was given, for the representative of each piece, with pieces that
+// evict each other from their slots and pieces counted in place.
+func TestPieceCacheCounts(t *testing.T) {
+	g := mustGame(t, "clobber", "4x5", "")
+	group := games.StartGroup(g, true)
 	rng := rand.New(rand.NewPCG(3, 4))
-	distinct := make([]games.PieceKey, 50_000)
-	for i := range distinct {
-		distinct[i] = games.PieceKey{Hi: rng.Uint64() | 1, Lo: rng.Uint64()}
-	}
-	// A few pieces often, most rarely, as in a tier.
-	pieces := make([]games.PieceKey, 400_000)
-	for i := range pieces {
-		pieces[i] = distinct[int(float64(len(distinct))*rng.Float64()*rng.Float64())]
-	}
-	type sent struct {
-		rep       games.PieceKey
-		positions uint64
-	}
-	const limit = 1 << 15
-	run := func() ([]sent, *pieceCache) {
-		var out []sent
-		c := newPieceCache(group, limit, func(rep games.PieceKey, positions uint64) error {
-			out = append(out, sent{rep, positions})
-			return nil
-		})
-		for i, p := range pieces {
-			if err := c.add(p, uint64(i%7+1)); err != nil {
-				t.Fatal(err)
+	// Translated pieces of random positions: a few often, most rarely,
+	// as in a tier.
+	var distinct []games.PieceKey
+	seen := map[games.PieceKey]bool{}
+	for len(distinct) < 5*pieceCacheSlots {
+		pos := rng.Uint64() & 0x000fffff000fffff
+		pos &^= (pos & 0xffffffff) << 32
+		for _, p := range g.Pieces(pos, nil) {
+			if k := g.Translate(p.Key); p.Live && !seen[k] {
+				seen[k] = true
+				distinct = append(distinct, k)
 			}
 		}
-		if err := c.flush(); err != nil {
+	}
+	want := map[games.PieceKey]uint64{}
+	got := map[games.PieceKey]uint64{}
+	sends := 0
+	c := newPieceCache(group, func(rep games.PieceKey, positions uint64) error {
+		got[rep] += positions
+		sends++
+		return nil
+	})
+	const adds = 200_000
+	for i := range adds {
+		k := distinct[int(float64(len(distinct))*rng.Float64()*rng.Float64())]
+		want[group.CanonPiece(k)] += uint64(i%7 + 1)
+		if err := c.add(k, uint64(i%7+1)); err != nil {
 			t.Fatal(err)
 		}
-		if len(c.slots) != limit {
-			t.Fatalf("the table grew to %d slots, want its limit %d", len(c.slots), limit)
+	}
+	if err := c.flush(); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("sent counts of %d representatives, want %d", len(got), len(want))
+	}
+	for rep, n := range want {
+		if got[rep] != n {
+			t.Errorf("representative %v: sent %d positions, want %d", rep, got[rep], n)
 		}
-		return out, c
 	}
-
-	pieceTables.drain()
-	defer pieceTables.drain()
-	fresh, c := run()
-	c.release()
-	// A kept table larger than the limit, full of other pieces.
-	junk := make([]pieceSlot, 4*limit)
-	for i := range junk {
-		junk[i] = pieceSlot{key: distinct[rng.IntN(len(distinct))], rep: games.PieceKey{Hi: 7}, positions: rng.Uint64N(100)}
-	}
-	pieceTables.drain()
-	pieceTables.put(junk)
-	kept, c := run()
-	if &c.slots[0] != &junk[0] {
-		t.Errorf("the cache did not take the kept table")
-	}
-	if !slices.Equal(fresh, kept) {
-		t.Errorf("a kept table sent %d counts, a new one %d; they differ", len(kept), len(fresh))
-	}
-	var total uint64
-	for _, s := range fresh {
-		total += s.positions
-	}
-	var want uint64
-	for i := range pieces {
-		want += uint64(i%7 + 1)
-	}
-	if total != want {
-		t.Errorf("sent %d positions, added %d", total, want)
+	if sends >= adds || sends <= len(want) {
+		t.Errorf("%d counts sent for %d pieces added, of %d representatives: the cache counted none in place, or never evicted", sends, adds, len(want))
 	}
 }

@@ -277,7 +277,6 @@ func drainTierBufs() {
 	inPlaceBufs.drain()
 	keyScratch.drain()
 	pieceRecBufs.drain()
-	pieceTables.drain()
 }
 
 func drainPieceBufs() {

@@ -138,7 +138,7 @@ func newTierKernel(ctx context.Context, st store.Store, j *TierJob, g games.Game
 	k.pieceRecs.pool = pieceRecBufs
 	// Few distinct pieces occur in many positions: remember their
 	// representatives, and count them before they are sent on.
-	k.canonPiece = newPieceCache(k.group, shares.PieceCache.records(budget, pieceCacheBytes), func(c games.PieceKey, positions uint64) error {
+	k.canonPiece = newPieceCache(k.group, func(c games.PieceKey, positions uint64) error {
 		rec := PieceRecord{Key: c, Positions: positions, FirstTier: int32(j.Tier)}
 		return k.pieceRecs.add(pieceBucket(c, j.ReduceShards), rec)
 	})
@@ -474,7 +474,6 @@ func (k *tierKernel) abort() {
 	k.pieceRecs.release()
 	keyScratch.put(k.scratch)
 	k.scratch = nil
-	k.canonPiece.release()
 }
 
 // recentKeys remembers the keys a spiller was sent last, in a direct-mapped
