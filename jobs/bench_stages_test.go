@@ -37,6 +37,7 @@ import (
 //	go test -run '^$' -bench TierStages ./jobs/
 func BenchmarkTierStages(b *testing.B) {
 	d := stagesTier(b)
+	b.Logf("clobber 4x5, tier %d: %d positions", d.tier, len(d.positions))
 	ctx := context.Background()
 	spec := Spec{Run: "bench", Game: "clobber", Board: "4x5", MemBudget: 1 << 30}
 	in := newMemStore()
