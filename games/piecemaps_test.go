@@ -54,14 +54,19 @@ func TestCanonPieceTables(t *testing.T) {
 }
 
 // TestClassesBySwap checks ClassesBySwap against Classes on random pieces
-// of every box up to 8 x 8, and PieceOrbit's tables against ApplyPiece.
+// of every box up to 8 x 8, and PieceOrbit's tables against ApplyPiece
+// under the groups of boards whose symmetries keep the colours (5x5) and
+// swap them (4x4, 4x5).
 func TestClassesBySwap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	g, err := all.New("clobber", "5x5", "")
-	if err != nil {
-		t.Fatal(err)
+	var groups []games.Group
+	for _, board := range []string{"4x4", "4x5", "5x5"} {
+		g, err := all.New("clobber", board, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		groups = append(groups, games.StartGroup(g, true))
 	}
-	gr := games.StartGroup(g, true)
 	for rows := 1; rows <= 8; rows++ {
 		for cols := 1; cols <= 8; cols++ {
 			for range 100 {
@@ -75,23 +80,28 @@ func TestClassesBySwap(t *testing.T) {
 				if s1 != s2 || n1 != n2 || self1 != self2 {
 					t.Fatalf("ClassesBySwap(%v) = %v %v %v, want %v %v %v", k, s1, n1, self1, s2, n2, self2)
 				}
-				if rows > 5 || cols > 5 {
-					continue
-				}
-				// PieceOrbit as it was before the tables: each map's
-				// ApplyPiece, the first map to give a key naming it.
-				want := []games.Image{{Key: k}}
-				for _, m := range games.StartGroupMaps(&gr)[1:] {
-					im := games.Image{Key: m.ApplyPiece(k), Negates: m.Negates}
-					if !slices.ContainsFunc(want, func(w games.Image) bool { return w.Key == im.Key }) {
-						want = append(want, im)
-					}
-				}
-				slices.SortFunc(want, func(a, b games.Image) int { return a.Key.Compare(b.Key) })
-				if got := gr.PieceOrbit(k, nil); !slices.Equal(got, want) {
-					t.Fatalf("PieceOrbit(%v) = %v, want %v", k, got, want)
+				for _, gr := range groups {
+					checkPieceOrbit(t, &gr, k)
 				}
 			}
 		}
+	}
+}
+
+// checkPieceOrbit compares gr.PieceOrbit(k) with PieceOrbit as it was
+// before the tables: each map's ApplyPiece, the first map to give a key
+// naming it.
+func checkPieceOrbit(t *testing.T, gr *games.Group, k games.PieceKey) {
+	t.Helper()
+	want := []games.Image{{Key: k}}
+	for _, m := range games.StartGroupMaps(gr)[1:] {
+		im := games.Image{Key: m.ApplyPiece(k), Negates: m.Negates}
+		if !slices.ContainsFunc(want, func(w games.Image) bool { return w.Key == im.Key }) {
+			want = append(want, im)
+		}
+	}
+	slices.SortFunc(want, func(a, b games.Image) int { return a.Key.Compare(b.Key) })
+	if got := gr.PieceOrbit(k, nil); !slices.Equal(got, want) {
+		t.Fatalf("PieceOrbit(%v) = %v, want %v", k, got, want)
 	}
 }
