@@ -189,9 +189,8 @@ type Group struct {
 	// mapSym[j] is the board symmetry of map j, mapRot[j] the rotation
 	// that follows it (32 for the colour swap), for MapImages.
 	mapSym, mapRot [MaxMaps]uint8
-	// pieces maps translated pieces by tables (piecemaps.go); nil when
-	// the group's maps are not all of one kind of plane (see
-	// newPieceMaps).
+	// pieces maps translated pieces by tables (piecemaps.go); nil for a
+	// one-plane key with a colour swap among the maps (newPieceMaps).
 	pieces *pieceMaps
 }
 

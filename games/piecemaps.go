@@ -15,9 +15,8 @@ import "sync/atomic"
 // mapped, and shared by every copy of the group; a box of more than 32
 // squares, or over 8 rows or columns, has none.
 type pieceMaps struct {
-	maps   []*KeyMap // the group's maps, the identity first
-	planes int
-	boxes  [9 * 9]atomic.Pointer[boxMaps] // by rows*9 + cols
+	maps  []*KeyMap                      // the group's maps, the identity first
+	boxes [9 * 9]atomic.Pointer[boxMaps] // by rows*9 + cols
 }
 
 // boxMaps are the tables of one box: t[j-1][i][v] is the image under map
@@ -38,7 +37,7 @@ func newPieceMaps(maps []*KeyMap, planes int) *pieceMaps {
 			return nil
 		}
 	}
-	return &pieceMaps{maps: maps, planes: planes}
+	return &pieceMaps{maps: maps}
 }
 
 // box returns the tables of a box of rows x cols, or nil when it has none.
@@ -80,9 +79,9 @@ func newBoxMaps(maps []*KeyMap, rows, cols int) *boxMaps {
 	return b
 }
 
-// image is the translated piece of planes a (the low plane) and b (the
-// high one) of the box under map j (at least 1), whose colour swap, when
-// it has one, exchanges the planes.
+// image is the image under map j (at least 1) of the translated piece of
+// the box whose planes are lo and hi; swap, the map's colour swap,
+// exchanges the planes.
 func (b *boxMaps) image(j int, lo, hi uint32, swap bool) PieceKey {
 	t := &b.t[j-1]
 	var x, y uint32

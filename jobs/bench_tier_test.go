@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"context"
-	"fmt"
 	"syscall"
 	"testing"
 	"time"
@@ -26,21 +25,7 @@ func BenchmarkTierJob(b *testing.B) {
 	ctx := context.Background()
 	spec := Spec{Run: "bench", Game: "clobber", Board: "4x4", MemBudget: 256 << 20}
 	in := newMemStore()
-	parts := make([][]uint64, 4)
-	for i, p := range d.positions {
-		parts[i%4] = append(parts[i%4], p)
-		if i%3 == 0 {
-			parts[(i+1)%4] = append(parts[(i+1)%4], p)
-		}
-	}
-	var inputs []Blob
-	for i, keys := range parts {
-		blob, err := putKeys(ctx, in, fmt.Sprintf("bench/input-%d.frag", i), spec.header(d.g, KindPositions, d.tier), keys)
-		if err != nil {
-			b.Fatal(err)
-		}
-		inputs = append(inputs, blob)
-	}
+	inputs := splitInputs(b, in, spec, d.g, d.tier, d.positions)
 	for _, cold := range []bool{false, true} {
 		name := "warm"
 		if cold {

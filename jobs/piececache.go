@@ -1,8 +1,6 @@
 package jobs
 
-import (
-	"github.com/census-cgt/census/games"
-)
+import "github.com/census-cgt/census/games"
 
 // pieceCache remembers the representatives of the orbits of pieces, and
 // how many positions the job has found each piece in since it last sent
@@ -28,8 +26,12 @@ type pieceCache struct {
 	send func(rep games.PieceKey, positions uint64) error
 }
 
-// pieceCacheSlots is the size of a pieceCache's table: 160 KiB.
-const pieceCacheSlots = 1 << 12
+// pieceCacheSlots is the size of a pieceCache's table (160 KiB), 2 to
+// the pieceCacheBits.
+const (
+	pieceCacheBits  = 12
+	pieceCacheSlots = 1 << pieceCacheBits
+)
 
 // pieceSlot is a piece, the representative of its orbit and the positions
 // counted for it in the slot; a slot whose piece is the zero key is empty
@@ -45,8 +47,7 @@ func newPieceCache(group games.Group, send func(rep games.PieceKey, positions ui
 
 // slot is the slot of piece k.
 func (c *pieceCache) slot(k games.PieceKey) *pieceSlot {
-	const shift = 64 - 12 // log2(pieceCacheSlots)
-	return &c.slots[((k.Hi*0x9e3779b97f4a7c15)^k.Lo)*0xbf58476d1ce4e5b9>>shift]
+	return &c.slots[((k.Hi*0x9e3779b97f4a7c15)^k.Lo)*0xbf58476d1ce4e5b9>>(64-pieceCacheBits)]
 }
 
 // add counts w positions for the translated piece k in its slot.
