@@ -467,8 +467,16 @@ func TestWorkerKilled(t *testing.T) {
 	sameOutputs(t, filepath.Join(out, "clobber-4x4"), want)
 
 	// A delivery more than the stream has messages is the killed job
-	// delivered again.
+	// delivered again. The run may end before that delivery: a victim
+	// killed between storing its job's done-record and acknowledging the
+	// job has its job done, and the job comes back once its AckWait has
+	// passed, to be found done and acknowledged. So wait until no job is
+	// held or waiting.
 	info := consumerInfo(t, conn)
+	for settle := time.Now().Add(20 * time.Second); (info.NumAckPending > 0 || info.NumPending > 0) && time.Now().Before(settle); {
+		time.Sleep(100 * time.Millisecond)
+		info = consumerInfo(t, conn)
+	}
 	s, err := conn.JS.Stream(context.Background(), broker.Stream)
 	if err != nil {
 		t.Fatal(err)
