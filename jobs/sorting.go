@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
-	"sync"
 
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/host/hugepages"
@@ -112,8 +111,8 @@ const (
 // radixSplit sorts keys, whose bits set in varying differ, and drops
 // repeats: one pass places them in scratch by their most significant
 // varying bits, as many as leave about 2^radixSplitLog keys a bucket,
-// then each bucket, its repeats dropped first (repeats), is sorted on the
-// bits below by radixPasses, in the cache. Least significant digit first over the whole buffer, each pass
+// then each bucket is sorted on the bits below by radixPasses, in the
+// cache. Least significant digit first over the whole buffer, each pass
 // would read and write it in memory; split, only the first does. It
 // returns the sorted distinct keys, in keys or scratch.
 func radixSplit(keys, scratch []uint64, varying uint64) []uint64 {
@@ -156,15 +155,12 @@ func radixSplit(keys, scratch []uint64, varying uint64) []uint64 {
 		out = keys
 	}
 	counts := make([]uint32, digits<<radixBits)
-	var rep repeats
-	defer rep.release()
 	n := 0
 	for b := range 1 << width {
 		lo, hi := start[b], start[b+1]
 		if lo == hi {
 			continue
 		}
-		hi = lo + rep.drop(scratch[lo:hi])
 		var sorted []uint64
 		if digits == 0 || hi-lo == 1 {
 			// The keys of the bucket agree on every varying bit.
@@ -180,82 +176,6 @@ func radixSplit(keys, scratch []uint64, varying uint64) []uint64 {
 		n += copy(out[n:], sorted)
 	}
 	return out[:n]
-}
-
-// repeats drops the repeats from the buckets of radixSplit before their
-// radix passes, by a table of the keys seen, open-addressed and probed
-// linearly, which the second-level cache holds: each repeat dropped is a
-// key the passes do not place. The successors a tier job sends repeat
-// most: the 12.0 M successors of a middle tier of Clobber 4x5 in one job
-// are 1.82 M distinct positions. Keys that seldom repeat would pay the
-// table for nothing: once the buckets seen hold more than dropMaxKept of
-// their keys distinct, repeats drops no more, and the last radix pass
-// (placeUnique) drops what repeats there are, as it does in any case.
-type repeats struct {
-	table      *[dropSlots]uint64
-	keys, kept int
-	off        bool
-}
-
-// dropSlots is the size of a repeats table (1 MiB, of which a bucket of
-// the usual 2^14 to 2^15 keys uses half); a bucket of dropSlots/2 keys or
-// more is left to the passes. dropMaxKept is the share of
-// distinct keys above which the table is no longer used.
-const (
-	dropSlots   = 1 << 17
-	dropMaxKept = 0.5
-)
-
-var dropTables = sync.Pool{New: func() any { return new([dropSlots]uint64) }}
-
-// drop moves the distinct keys of keys, in their order of first
-// appearance, to its front, and returns how many there are; once the
-// table is off, or for a bucket too large for it, it returns len(keys).
-func (r *repeats) drop(keys []uint64) uint32 {
-	if r.off || len(keys) >= dropSlots/2 || len(keys) < 2 {
-		return uint32(len(keys))
-	}
-	if r.table == nil {
-		r.table = dropTables.Get().(*[dropSlots]uint64)
-	}
-	// A table of at least twice as many slots as keys, so that a probe
-	// ends soon; the zero key, which marks an empty slot, is kept aside.
-	lg := bits.Len(uint(len(keys))) + 1
-	t := r.table[:1<<lg]
-	clear(t)
-	shift, mask := uint(64-lg)&63, uint64(len(t)-1)
-	n, zero := 0, false
-	for _, k := range keys {
-		if k == 0 {
-			if !zero {
-				zero = true
-				keys[n] = 0
-				n++
-			}
-			continue
-		}
-		for h := k * 0x9e3779b97f4a7c15 >> shift; ; h = (h + 1) & mask {
-			if s := t[h]; s == k {
-				break
-			} else if s == 0 {
-				t[h] = k
-				keys[n] = k
-				n++
-				break
-			}
-		}
-	}
-	r.keys += len(keys)
-	r.kept += n
-	r.off = float64(r.kept) > dropMaxKept*float64(r.keys)
-	return uint32(n)
-}
-
-func (r *repeats) release() {
-	if r.table != nil {
-		dropTables.Put(r.table)
-		r.table = nil
-	}
 }
 
 // radixPasses sorts keys on the digits at shifts, lowest first, and drops

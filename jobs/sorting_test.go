@@ -29,8 +29,8 @@ var keyGens = []struct {
 	{"clobber-like positions", func(rng *rand.Rand) uint64 { return rng.Uint64() & 0x0000_ffff_0000_ffff }},
 	// Repeats, zero among them, as the successors of a tier job repeat.
 	{"few keys with zero", func(rng *rand.Rand) uint64 { return rng.Uint64N(3000) * 0x0000_1001_0010_0001 }},
-	// The low buckets repeat and the high ones do not, so that the
-	// repeats table is dropped midway; then the other way round.
+	// The low buckets repeat and the high ones do not; then the other
+	// way round.
 	{"repeats then distinct", func(rng *rand.Rand) uint64 {
 		if rng.Uint64N(2) == 0 {
 			return rng.Uint64N(1024) << 40
@@ -43,32 +43,6 @@ var keyGens = []struct {
 		}
 		return rng.Uint64() &^ (1 << 63)
 	}},
-}
-
-// TestRepeatsDrop checks the table that drops repeats before the radix
-// passes: it keeps the first of each key, zero included, in order, and
-// stops once the keys it sees are mostly distinct.
-func TestRepeatsDrop(t *testing.T) {
-	var r repeats
-	defer r.release()
-	keys := []uint64{5, 0, 5, 3, 0, 3, 7, 5}
-	n := r.drop(keys)
-	if want := []uint64{5, 0, 3, 7}; !slices.Equal(keys[:n], want) {
-		t.Fatalf("drop kept %v, want %v", keys[:n], want)
-	}
-	if r.off {
-		t.Fatal("the table is off after 4 distinct keys of 8")
-	}
-	distinct := []uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
-	if n := r.drop(distinct); n != 16 {
-		t.Fatalf("drop kept %d of 16 distinct keys", n)
-	}
-	if !r.off {
-		t.Fatal("the table is on with 20 distinct keys of 24")
-	}
-	if n := r.drop([]uint64{1, 1, 1}); n != 3 {
-		t.Fatalf("the table off: drop kept %d of 3 keys, want all 3", n)
-	}
 }
 
 func TestSortUnique(t *testing.T) {
