@@ -14,11 +14,15 @@ import (
 )
 
 // BenchmarkTierStages measures a tier job of Clobber 4x5 stage by stage,
-// in CPU time per stored position: a real middle tier (the first of at
-// least stagesTierSize positions, found in the setup by an exact
-// breadth-first search), one job of the tier as a run gives it (four
-// input fragments that share a third of their positions, four next
-// shards, four reduce shards, a store in memory). Each stage runs the
+// in CPU time per stored position: one job of a real middle tier as a
+// run gives it, shard 0 of stagesShards (the first tier whose shard holds
+// at least stagesTierSize positions, found in the setup by an exact
+// breadth-first search), with four input fragments that share a third of
+// their positions, four next shards, four reduce shards and a store in
+// memory. A run splits Clobber 4x5's middle tiers in four shards: the
+// successors of a job of one shard of four repeat about half as much as
+// those of the whole tier in one job, so a job of the whole tier would
+// make the successors' sort look larger than it is in a run. Each stage runs the
 // job's steps up to it, so that each sub-benchmark's cost less the one
 // before is what its stage adds:
 //
@@ -43,7 +47,7 @@ func BenchmarkTierStages(b *testing.B) {
 	spec := Spec{Run: "bench", Game: "clobber", Board: "4x5", MemBudget: 1 << 30}
 	in := newMemStore()
 	inputs := splitInputs(b, in, spec, d.g, d.tier, d.positions)
-	job := TierJob{Spec: spec, Tier: d.tier, Shard: 0, Shards: 1, NextShards: 4, ReduceShards: 4, Inputs: inputs}
+	job := TierJob{Spec: spec, Tier: d.tier, Shard: 0, Shards: stagesShards, NextShards: 4, ReduceShards: 4, Inputs: inputs}
 	// stage runs one job's steps through stage s on a copy of the inputs,
 	// and returns the CPU time of the part measured.
 	stage := func(b *testing.B, s string) time.Duration {
@@ -145,10 +149,13 @@ func splitInputs(b *testing.B, st *memStore, spec Spec, g games.Game, tier int, 
 	return inputs
 }
 
-// stagesTierSize is the fewest positions of the tier BenchmarkTierStages
-// runs: about what one of the sixty tier jobs of a Clobber 4x5 run with
-// two workers stores.
-const stagesTierSize = 300_000
+// stagesTierSize is the fewest positions of the job BenchmarkTierStages
+// runs, a shard of stagesShards of its tier: about what one of the sixty
+// tier jobs of a Clobber 4x5 run with two workers stores.
+const (
+	stagesTierSize = 300_000
+	stagesShards   = 4
+)
 
 var (
 	stagesTierOnce sync.Once
@@ -156,8 +163,9 @@ var (
 	stagesTierErr  error
 )
 
-// stagesTier is the first tier of Clobber 4x5 of at least stagesTierSize
-// positions, one a symmetry orbit.
+// stagesTier is shard 0 of stagesShards of the first tier of Clobber 4x5
+// whose shard holds at least stagesTierSize positions, one a symmetry
+// orbit.
 func stagesTier(b *testing.B) *benchTierData {
 	b.Helper()
 	stagesTierOnce.Do(func() {
@@ -172,7 +180,16 @@ func stagesTier(b *testing.B) *benchTierData {
 		var v games.Visit
 		d := &benchTierData{g: g}
 		cur := []uint64{gr.Canon(g.Start())}
-		for len(cur) < stagesTierSize {
+		shard := func() []uint64 {
+			var s []uint64
+			for _, p := range cur {
+				if Bucket(p, stagesShards) == 0 {
+					s = append(s, p)
+				}
+			}
+			return s
+		}
+		for len(shard()) < stagesTierSize {
 			next := map[uint64]struct{}{}
 			for _, p := range cur {
 				k.Visit(p, &v, m, true)
@@ -187,7 +204,7 @@ func stagesTier(b *testing.B) *benchTierData {
 			cur = slices.Sorted(maps.Keys(next))
 			d.tier++
 		}
-		d.positions = cur
+		d.positions = shard()
 		stagesTierVal = d
 	})
 	if stagesTierErr != nil {
