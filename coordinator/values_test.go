@@ -170,7 +170,7 @@ func TestValuesStage(t *testing.T) {
 					t.Errorf("%s = %s, want %s", pic, got, val)
 				}
 			}
-			if data, err := os.ReadFile(filepath.Join(dir, "run.json")); err != nil || !strings.Contains(string(data), `"schema_version": 3`) {
+			if data, err := os.ReadFile(filepath.Join(dir, "run.json")); err != nil || !strings.Contains(string(data), fmt.Sprintf(`"schema_version": %d`, schema.Version)) {
 				t.Errorf("run.json: %v %s", err, data)
 			}
 		})
@@ -275,7 +275,7 @@ func TestValuesBadDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	manifest, _ := os.ReadFile(filepath.Join(old, "run.json"))
-	manifest = []byte(strings.Replace(string(manifest), `"schema_version": 3`, `"schema_version": 2`, 1))
+	manifest = []byte(strings.Replace(string(manifest), fmt.Sprintf(`"schema_version": %d`, schema.Version), fmt.Sprintf(`"schema_version": %d`, schema.Version-1), 1))
 	if err := os.WriteFile(filepath.Join(old, "run.json"), manifest, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +285,7 @@ func TestValuesBadDir(t *testing.T) {
 	}{
 		{"no run.json", filepath.Dir(dir), coordinator.ErrNotFinished},
 		{"empty directory", t.TempDir(), coordinator.ErrNotFinished},
-		{"schema version 2", old, coordinator.ErrOldSchema},
+		{"an older schema version", old, coordinator.ErrOldSchema},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -71,12 +71,6 @@ func AppendDiagramPlanes(dst []byte, rows, cols int, p0, p1 uint64, chars *[4]by
 	return appendPlanes(dst, rows, cols, '/', p0, p1, chars)
 }
 
-// AppendCGSuitePlanes appends FormatCGSuitePlanes(rows, cols, p0, p1,
-// chars) to dst.
-func AppendCGSuitePlanes(dst []byte, rows, cols int, p0, p1 uint64, chars *[4]byte) []byte {
-	return appendPlanes(dst, rows, cols, CGSuiteRowSeparator, p0, p1, chars)
-}
-
 // ParseDiagramPlanes reads a diagram of b in the characters allowed into
 // two planes, the inverse of FormatDiagramPlanes: square i of a cell drawn
 // as chars[j] (the first j that draws it) is set in p0 when j has bit 0
@@ -151,12 +145,6 @@ func (d *PlaneDiagrams) CGSuite(k PieceKey) string {
 func (d *PlaneDiagrams) AppendPicture(dst []byte, k PieceKey) []byte {
 	rows, cols := k.Dims()
 	return AppendDiagramPlanes(dst, rows, cols, k.Lo&0xffffffff, k.Lo>>32, d.chars)
-}
-
-// AppendCGSuite appends CGSuite(k) to dst.
-func (d *PlaneDiagrams) AppendCGSuite(dst []byte, k PieceKey) []byte {
-	rows, cols := k.Dims()
-	return AppendCGSuitePlanes(dst, rows, cols, k.Lo&0xffffffff, k.Lo>>32, d.chars)
 }
 
 // Format draws a position of the board.

@@ -65,12 +65,10 @@ type Game interface {
 }
 
 // PieceDrawer is a Game that also draws translated pieces into a
-// caller's buffer: AppendPicture appends Picture(k) to dst and
-// AppendCGSuite appends CGSuite(k), neither allocating when dst has room,
-// for the writers of a row per piece.
+// caller's buffer: AppendPicture appends Picture(k) to dst, not allocating
+// when dst has room, for the writers of a row per piece.
 type PieceDrawer interface {
 	AppendPicture(dst []byte, k PieceKey) []byte
-	AppendCGSuite(dst []byte, k PieceKey) []byte
 }
 
 // Piece is one independent piece of a position.

@@ -214,11 +214,11 @@ type pieceRows struct {
 	pw *schema.UnvaluedPieceWriter
 	// name and board are in every row: the strings are made once.
 	name, board string
-	// draw, when the game is one, draws each row's picture and CGSuite
-	// string into picture and cgsuite, reused from row to row.
-	draw             games.PieceDrawer
-	picture, cgsuite []byte
-	res              *PieceResult
+	// draw, when the game is one, draws each row's picture into picture,
+	// reused from row to row.
+	draw    games.PieceDrawer
+	picture []byte
+	res     *PieceResult
 	// bySize counts the rows by size: a piece has at most 64 squares, and
 	// an array spares a map update a row.
 	bySize [65]uint64
@@ -252,10 +252,9 @@ func (t *pieceRows) write(r fragment.PieceRow) error {
 	var err error
 	if t.draw != nil {
 		t.picture = t.draw.AppendPicture(t.picture[:0], k)
-		t.cgsuite = t.draw.AppendCGSuite(t.cgsuite[:0], k)
-		err = t.pw.WriteDrawn(&p, t.picture, t.cgsuite)
+		err = t.pw.WriteDrawn(&p, t.picture)
 	} else {
-		p.Picture, p.CGSuite = g.Picture(k), g.CGSuite(k)
+		p.Picture = g.Picture(k)
 		err = t.pw.Write(p)
 	}
 	if err != nil {

@@ -57,7 +57,6 @@ func benchPieceRows(b testing.TB, game, board string, n int) []Piece {
 					Game: game, Board: board, KeyHi: k.Hi, KeyLo: k.Lo,
 					Rows: int32(r), Cols: int32(c), Size: int32(g.Size(k)),
 					Picture:     g.Picture(k),
-					CGSuite:     g.CGSuite(k),
 					SymmetricHi: sym.Hi, SymmetricLo: sym.Lo,
 					NegationHi: neg.Hi, NegationLo: neg.Lo,
 					SelfNegative: self, Positions: 1, FirstTier: int32(tier),
@@ -152,33 +151,29 @@ type rowWriter interface {
 }
 
 // BenchmarkPieceStringsZstd measures what the zstd compression of the
-// pieces table's two string columns costs a row: the pictures and the
-// CGSuite strings of up to 100k realistic rows, as the data pages of
-// DELTA_LENGTH_BYTE_ARRAY hold them (the strings end to end; their
-// lengths, bit-packed, are a few bits a row), compressed a page of
-// arrow-go's default data page size at a time at the writers' level. ns/row is the time a row
-// (both strings), MB/s the bytes compressed a second, ratio what the
-// pages shrink by. However fast the rest of a piece job gets, its rows
-// cost at least this.
+// pieces table's string column costs a row: the pictures of up to 100k
+// realistic rows, as the data pages of DELTA_LENGTH_BYTE_ARRAY hold them
+// (the strings end to end; their lengths, bit-packed, are a few bits a
+// row), compressed a page of arrow-go's default data page size at a time
+// at the writers' level. ns/row is the time a row, MB/s the bytes
+// compressed a second, ratio what the pages shrink by. However fast the
+// rest of a piece job gets, its rows cost at least this.
 func BenchmarkPieceStringsZstd(b *testing.B) {
 	for _, c := range []struct{ game, board string }{{"clobber", "4x4"}, {"amazons", "4x4"}} {
 		rows := benchPieceRows(b, c.game, c.board, 100_000)
-		var pictures, strs []byte
+		var pictures []byte
 		for _, r := range rows {
 			pictures = append(pictures, r.Picture...)
-			strs = append(strs, r.CGSuite...)
 		}
 		b.Run(fmt.Sprintf("%s-%s-%d", c.game, c.board, len(rows)), func(b *testing.B) {
 			var dst []byte
 			var in, out int64
 			for b.Loop() {
-				for _, col := range [][]byte{pictures, strs} {
-					for p := col; len(p) > 0; {
-						n := min(len(p), int(parquet.DefaultDataPageSize))
-						dst = registeredZstd.EncodeLevel(dst, p[:n], zstdLevel)
-						in, out = in+int64(n), out+int64(len(dst))
-						p = p[n:]
-					}
+				for p := pictures; len(p) > 0; {
+					n := min(len(p), int(parquet.DefaultDataPageSize))
+					dst = registeredZstd.EncodeLevel(dst, p[:n], zstdLevel)
+					in, out = in+int64(n), out+int64(len(dst))
+					p = p[n:]
 				}
 			}
 			sec := b.Elapsed().Seconds()

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -100,7 +99,6 @@ func randomPieces(n int, seed uint64) []Piece {
 			Cols:         cols,
 			Size:         rng.Int32N(rows*cols) + 1,
 			Picture:      pictures[rng.IntN(len(pictures))],
-			CGSuite:      strings.ReplaceAll(pictures[rng.IntN(len(pictures))], "/", "|"),
 			SymmetricHi:  key[0],
 			SymmetricLo:  key[1] >> rng.UintN(8),
 			NegationHi:   key[0],

@@ -47,10 +47,12 @@ var defaultOptions = writeOptions{batchRows: DefaultBatchRows, rowGroupRows: Def
 // readBatchRows is the record batch size of the readers.
 const readBatchRows = 64 << 10
 
-// The pieces table's string columns that are nearly all distinct.
+// ColPicture is the pieces' and positions' drawing, nearly all distinct.
+// colCGSuite is the pieces' CGSuite string of versions 2 and 3, which
+// version 4 dropped: it was the picture with '|' for '/'.
 const (
 	ColPicture = "picture"
-	ColCGSuite = "cgsuite"
+	colCGSuite = "cgsuite"
 )
 
 // writerProps returns the Parquet properties shared by every table but
@@ -78,7 +80,6 @@ func baseProps(o writeOptions, dict bool) []parquet.WriterProperty {
 		parquet.WithDictionaryDefault(dict),
 		// Pictures are nearly all distinct: a dictionary only costs time.
 		parquet.WithDictionaryFor(ColPicture, false),
-		parquet.WithDictionaryFor(ColCGSuite, false),
 	}
 }
 
@@ -101,9 +102,9 @@ func deltaProps(columns []string) []parquet.WriterProperty {
 var piecesDeltaColumns = []string{ColKeyHi, ColKeyLo, "rows", "cols", "size", "symmetric_hi", "negation_hi", "first_tier"}
 
 // piecesDeltaLengthColumns are the pieces table's columns written with
-// DELTA_LENGTH_BYTE_ARRAY: the pictures, whose lengths, packed in a few
+// DELTA_LENGTH_BYTE_ARRAY: the picture, whose lengths, packed in a few
 // bits, spare zstd the four bytes a value of PLAIN's length prefixes.
-var piecesDeltaLengthColumns = []string{"picture", "cgsuite"}
+var piecesDeltaLengthColumns = []string{ColPicture}
 
 // piecesDictColumns are the pieces table's columns with a dictionary: the
 // game and board, the same in every row, and the value, which repeats
@@ -241,7 +242,7 @@ func readTable(r parquet.ReaderAtSeeker, table string, fn func(rec arrow.RecordB
 	if pf.NumRows() == 0 {
 		return nil
 	}
-	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+	rr, err := fr.GetRecordReader(context.Background(), readColumns(table, sc), nil)
 	if err != nil {
 		return fmt.Errorf("start record reader: %w", err)
 	}

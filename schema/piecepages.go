@@ -79,20 +79,17 @@ func (pw *UnvaluedPieceWriter) Write(p Piece) error {
 		return err
 	}
 	pw.cols[pPicture].AddString(p.Picture)
-	pw.cols[pCGSuite].AddString(p.CGSuite)
 	return pw.write(&p)
 }
 
-// WriteDrawn is Write of the row p with the picture and the CGSuite
-// string given as bytes (p.Picture and p.CGSuite are not read), which it
-// copies: a caller that draws them into a buffer of its own writes rows
-// without making two strings a row.
-func (pw *UnvaluedPieceWriter) WriteDrawn(p *Piece, picture, cgsuite []byte) error {
+// WriteDrawn is Write of the row p with the picture given as bytes
+// (p.Picture is not read), which it copies: a caller that draws it into a
+// buffer of its own writes rows without making a string a row.
+func (pw *UnvaluedPieceWriter) WriteDrawn(p *Piece, picture []byte) error {
 	if err := pw.check(p); err != nil {
 		return err
 	}
 	pw.cols[pPicture].AddBytes(picture)
-	pw.cols[pCGSuite].AddBytes(cgsuite)
 	return pw.write(p)
 }
 
@@ -109,8 +106,8 @@ func (pw *UnvaluedPieceWriter) check(p *Piece) error {
 	return nil
 }
 
-// write adds the columns of the row p but its picture and CGSuite string,
-// which the caller has added, and ends the row.
+// write adds the columns of the row p but its picture, which the caller
+// has added, and ends the row.
 func (pw *UnvaluedPieceWriter) write(p *Piece) error {
 	c := pw.cols[:pNumFields]
 	c[pGame].AddString(p.Game)

@@ -48,7 +48,7 @@ func extremePieces() []Piece {
 			rows = append(rows, Piece{
 				Game: "clobber", Board: "5x5", KeyHi: hi, KeyLo: lo,
 				Rows: int32(j % 5), Cols: int32(-j), Size: int32(i),
-				Picture: "x" + string(rune('a'+j%26)), CGSuite: "",
+				Picture:     "x" + string(rune('a'+j%26)),
 				SymmetricHi: hi, SymmetricLo: lo ^ uint64(i), NegationHi: ^hi, NegationLo: lo,
 				SelfNegative: j%7 == 0, Positions: math.MaxUint64 - uint64(j), FirstTier: int32(-i),
 			})
@@ -188,8 +188,8 @@ func TestParseCodec(t *testing.T) {
 }
 
 // TestUnvaluedPieceWriterWriteDrawn checks that rows written through
-// WriteDrawn, their pictures and CGSuite strings in one buffer reused from
-// row to row, make the file their Write makes, byte for byte.
+// WriteDrawn, their pictures in one buffer reused from row to row, make
+// the file their Write makes, byte for byte.
 func TestUnvaluedPieceWriterWriteDrawn(t *testing.T) {
 	for _, rows := range [][]Piece{randomPieces(300_000, 6), extremePieces()} {
 		var want, got bytes.Buffer
@@ -202,10 +202,9 @@ func TestUnvaluedPieceWriterWriteDrawn(t *testing.T) {
 		}
 		var buf []byte
 		for _, r := range rows {
-			buf = append(append(buf[:0], r.Picture...), r.CGSuite...)
-			picture, cgsuite := buf[:len(r.Picture)], buf[len(r.Picture):]
-			r.Picture, r.CGSuite = "", "unread"
-			if err := pw.WriteDrawn(&r, picture, cgsuite); err != nil {
+			buf = append(buf[:0], r.Picture...)
+			r.Picture = "unread"
+			if err := pw.WriteDrawn(&r, buf); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -40,7 +40,6 @@ func scanPieces(r parquet.ReaderAtSeeker, fn func(Piece) error) error {
 			game      = rec.Column(pGame).(*array.String)
 			board     = rec.Column(pBoard).(*array.String)
 			picture   = rec.Column(pPicture).(*array.String)
-			cgsuite   = rec.Column(pCGSuite).(*array.String)
 			selfNeg   = rec.Column(pSelfNegative).(*array.Boolean)
 			u64s      = func(c int) []uint64 { return rec.Column(c).(*array.Uint64).Uint64Values() }
 			i32s      = func(c int) []int32 { return rec.Column(c).(*array.Int32).Int32Values() }
@@ -67,7 +66,6 @@ func scanPieces(r parquet.ReaderAtSeeker, fn func(Piece) error) error {
 				Cols:         cols[i],
 				Size:         size[i],
 				Picture:      strings.Clone(picture.Value(i)),
-				CGSuite:      strings.Clone(cgsuite.Value(i)),
 				SymmetricHi:  symHi[i],
 				SymmetricLo:  symLo[i],
 				NegationHi:   negHi[i],

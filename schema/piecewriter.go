@@ -41,12 +41,12 @@ type PieceWriter struct {
 type pieceColumns struct {
 	n    int
 	text []byte
-	// game, board, picture, cgsuite are spans of text.
-	game, board, picture, cgsuite []span
-	keyHi, keyLo, symHi, symLo    []int64
-	negHi, negLo, positions       []int64
-	rows, cols, size, firstTier   []int32
-	selfNeg                       []bool
+	// game, board, picture are spans of text.
+	game, board, picture        []span
+	keyHi, keyLo, symHi, symLo  []int64
+	negHi, negLo, positions     []int64
+	rows, cols, size, firstTier []int32
+	selfNeg                     []bool
 	// valueDef holds the definition level of the value columns of every
 	// row (they are null together); the value slices hold the rows that
 	// have values.
@@ -131,7 +131,6 @@ func (pw *PieceWriter) Write(p Piece) error {
 	c.game = c.appendString(c.game, p.Game)
 	c.board = c.appendString(c.board, p.Board)
 	c.picture = c.appendString(c.picture, p.Picture)
-	c.cgsuite = c.appendString(c.cgsuite, p.CGSuite)
 	c.keyHi = append(c.keyHi, int64(p.KeyHi))
 	c.keyLo = append(c.keyLo, int64(p.KeyLo))
 	c.rows = append(c.rows, p.Rows)
@@ -186,7 +185,7 @@ func (c *pieceColumns) appendValue(v PieceValue) {
 func (c *pieceColumns) reset() {
 	b := c.byteArrays
 	*c = pieceColumns{
-		text: c.text[:0], game: c.game[:0], board: c.board[:0], picture: c.picture[:0], cgsuite: c.cgsuite[:0],
+		text: c.text[:0], game: c.game[:0], board: c.board[:0], picture: c.picture[:0],
 		keyHi: c.keyHi[:0], keyLo: c.keyLo[:0], symHi: c.symHi[:0], symLo: c.symLo[:0],
 		negHi: c.negHi[:0], negLo: c.negLo[:0], positions: c.positions[:0],
 		rows: c.rows[:0], cols: c.cols[:0], size: c.size[:0], firstTier: c.firstTier[:0],
@@ -253,8 +252,6 @@ func (pw *PieceWriter) writeBatch() error {
 			err = writeValues(cw, c.size, nil)
 		case pPicture:
 			err = c.writeStrings(cw, c.picture, nil)
-		case pCGSuite:
-			err = c.writeStrings(cw, c.cgsuite, nil)
 		case pSymmetricHi:
 			err = writeValues(cw, c.symHi, nil)
 		case pSymmetricLo:

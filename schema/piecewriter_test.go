@@ -40,7 +40,6 @@ func writePiecesArrow(rows []Piece, o writeOptions) func(w io.Writer) error {
 				i32(pCols).Append(p.Cols)
 				i32(pSize).Append(p.Size)
 				str(pPicture).Append(p.Picture)
-				str(pCGSuite).Append(p.CGSuite)
 				u64(pSymmetricHi).Append(p.SymmetricHi)
 				u64(pSymmetricLo).Append(p.SymmetricLo)
 				u64(pNegationHi).Append(p.NegationHi)

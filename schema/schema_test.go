@@ -24,11 +24,7 @@ import (
 )
 
 // snake turns a Go field name into its column name: KeyHi -> key_hi.
-// CGSuite, a name, is the column cgsuite.
 func snake(s string) string {
-	if s == "CGSuite" {
-		return "cgsuite"
-	}
 	var b strings.Builder
 	for i, r := range s {
 		if unicode.IsUpper(r) {
@@ -261,10 +257,11 @@ func TestReadWrongFile(t *testing.T) {
 		{"newer version", writeRaw(t, withMetadata(PiecesSchema(), map[string]string{MetaTable: TablePieces, MetaSchemaVersion: strconv.Itoa(Version + 1)})),
 			readPieces, true, fmt.Sprintf("schema version %q", strconv.Itoa(Version+1))},
 		{"newer tiers", writeRaw(t, withMetadata(TiersSchema(), map[string]string{MetaTable: TableTiers, MetaSchemaVersion: strconv.Itoa(Version + 1)})),
-			readTiers, true, fmt.Sprintf("schema version %q, this build reads 1 or 2 or %d", strconv.Itoa(Version+1), Version)},
+			readTiers, true, fmt.Sprintf("schema version %q, this build reads 1 or 2 or 3 or %d", strconv.Itoa(Version+1), Version)},
 		{"version 0", writeRaw(t, withMetadata(SummarySchema(), map[string]string{MetaTable: TableSummary, MetaSchemaVersion: "0"})),
 			readSummary, true, `schema version "0"`},
-		// Version 1 pieces files lack the cgsuite column.
+		// Version 1 pieces files lack the cgsuite column, and are not read
+		// although version 4 dropped it too.
 		{"version 1 pieces", writeRaw(t, withMetadata(piecesV1(), map[string]string{MetaTable: TablePieces, MetaSchemaVersion: "1"})),
 			readPieces, true, `schema version "1"`},
 		{"version missing", writeRaw(t, withMetadata(TiersSchema(), map[string]string{MetaTable: TableTiers})),
@@ -293,16 +290,11 @@ func TestReadWrongFile(t *testing.T) {
 	}
 }
 
-// piecesV1 is the pieces schema of version 1: the columns of today's but
-// cgsuite.
+// piecesV1 is the pieces schema of version 1: the columns of version 3
+// but cgsuite and the value columns, which are today's but the value
+// columns.
 func piecesV1() *arrow.Schema {
-	var fields []arrow.Field
-	for _, f := range PiecesSchema().Fields() {
-		if f.Name != ColCGSuite {
-			fields = append(fields, f)
-		}
-	}
-	return arrow.NewSchema(fields, nil)
+	return arrow.NewSchema(PiecesSchema().Fields()[:pOutcome], nil)
 }
 
 // TestReadVersion1 checks that summary and tiers files of version 1, whose

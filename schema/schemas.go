@@ -80,7 +80,6 @@ const (
 	pCols
 	pSize
 	pPicture
-	pCGSuite
 	pSymmetricHi
 	pSymmetricLo
 	pNegationHi
@@ -198,7 +197,6 @@ var piecesSchema = arrow.NewSchema([]arrow.Field{
 	pCols:         req("cols", tI32),
 	pSize:         req("size", tI32),
 	pPicture:      req(ColPicture, tStr),
-	pCGSuite:      req(ColCGSuite, tStr),
 	pSymmetricHi:  req("symmetric_hi", tU64),
 	pSymmetricLo:  req("symmetric_lo", tU64),
 	pNegationHi:   req("negation_hi", tU64),
@@ -239,11 +237,11 @@ func PiecesSchema() *arrow.Schema { return piecesSchema }
 // Results computed under an earlier version stay readable as long as their
 // table did not change.
 var readVersions = map[string][]int{
-	TableSummary:   {1, 2, Version},
-	TableTiers:     {1, 2, Version},
-	TablePieces:    {2, Version},
-	TablePositions: {2, Version},
-	TableStates:    {2, Version},
+	TableSummary:   {1, 2, 3, Version},
+	TableTiers:     {1, 2, 3, Version},
+	TablePieces:    {2, 3, Version},
+	TablePositions: {2, 3, Version},
+	TableStates:    {2, 3, Version},
 }
 
 // solvedSchemas are the schemas of the tables the solve stage rewrites

@@ -77,7 +77,7 @@ func TestStatesSchemaMatchesStruct(t *testing.T) {
 		t.Errorf("schema metadata %s = %q, want %q", MetaTable, v, TableStates)
 	}
 	// The table is in the shared registry that the readers check against.
-	if schemaFor(TableStates) != StatesSchema() || !slices.Equal(readVersions[TableStates], []int{2, Version}) {
+	if schemaFor(TableStates) != StatesSchema() || !slices.Equal(readVersions[TableStates], []int{2, 3, Version}) {
 		t.Errorf("states table registered as %v, versions %v", schemaFor(TableStates), readVersions[TableStates])
 	}
 }
@@ -140,7 +140,7 @@ func TestStatesWrongTable(t *testing.T) {
 		{"version 1 states", func() error {
 			_, err := ReadStatesFile(writeRaw(t, withMetadata(StatesSchema(), map[string]string{MetaTable: TableStates, MetaSchemaVersion: "1"})))
 			return err
-		}, fmt.Sprintf("schema version \"1\", this build reads 2 or %d", Version)},
+		}, fmt.Sprintf("schema version \"1\", this build reads 2 or 3 or %d", Version)},
 		{"newer states", func() error {
 			_, err := ReadStatesFile(writeRaw(t, withMetadata(StatesSchema(), map[string]string{MetaTable: TableStates, MetaSchemaVersion: strconv.Itoa(Version + 1)})))
 			return err

@@ -5,11 +5,14 @@ package schema
 // cgsuite; the summary and tiers tables are the same in versions 1 and 2.
 // Version 3 added the pieces' value columns (outcome, value, value_capped,
 // value_nodes, cost); the other tables are the same in versions 2 and 3.
+// Version 4 dropped the pieces column cgsuite, the picture with '|' for
+// '/'; the other tables are the same in versions 3 and 4, and a reader of
+// version 4 reads a pieces file of version 2 or 3 without it.
 // A solved run's tiers table has the columns outcome_l, outcome_r,
 // outcome_n and outcome_p after the others; they are absent from every
 // other run's, so the census's outputs do not change when nothing is
 // solved, and readers of version 3 take a tiers file with or without them.
-const Version = 3
+const Version = 4
 
 // Summary is one census run in numbers: the keys of summary.json and the one
 // row of summary.parquet. Optional fields are nil for games they do not apply
@@ -99,11 +102,9 @@ type Piece struct {
 	Cols int32
 	// Size is stones for Clobber, squares of the piece otherwise.
 	Size int32
-	// Picture is the piece in the spec's characters, rows separated by '/'.
+	// Picture is the piece in the spec's characters, rows separated by '/'
+	// (its CGSuite grid string is the same with '|' for '/').
 	Picture string
-	// CGSuite is the piece as a CGSuite grid string: the characters of the
-	// game's CGSuite ruleset, rows separated by '|'.
-	CGSuite string
 	// SymmetricHi/Lo is the key of the piece's class under the game's
 	// symmetries: the least key over the class.
 	SymmetricHi uint64

@@ -152,14 +152,44 @@ func outcomeString(s string) string {
 // isOutcome tells whether s is one of the four classes.
 func isOutcome(s string) bool { return slices.Contains(outcomeClasses, s) }
 
-// piecesSchemaV2 is the pieces table of version 2: today's columns without
-// the value columns, which come last.
-var piecesSchemaV2 = arrow.NewSchema(piecesSchema.Fields()[:pOutcome], tableMetadata(TablePieces))
+// piecesSchemaV3 is the pieces table of version 3: today's columns with
+// the CGSuite string after the picture. piecesSchemaV2 is version 3's
+// without the value columns, which come last.
+var (
+	piecesSchemaV3 = arrow.NewSchema(slices.Insert(slices.Clone(piecesSchema.Fields()), pPicture+1, req(colCGSuite, tStr)), tableMetadata(TablePieces))
+	piecesSchemaV2 = arrow.NewSchema(piecesSchemaV3.Fields()[:pOutcome+1], tableMetadata(TablePieces))
+)
 
 // schemaForVersion is schemaFor of the columns a file of version v holds.
 func schemaForVersion(table string, v int) *arrow.Schema {
-	if table == TablePieces && v == 2 {
-		return piecesSchemaV2
+	if table == TablePieces {
+		switch v {
+		case 2:
+			return piecesSchemaV2
+		case 3:
+			return piecesSchemaV3
+		}
 	}
 	return schemaFor(table)
+}
+
+// readColumns are the columns of a file of table, whose schema is sc, that
+// its reader reads: nil for all of them; for a pieces file of version 2 or
+// 3, all but the CGSuite string, so that the records read have today's
+// columns in today's order (less the value columns of version 2).
+func readColumns(table string, sc *arrow.Schema) []int {
+	if table != TablePieces {
+		return nil
+	}
+	cg := sc.FieldIndices(colCGSuite)
+	if len(cg) == 0 {
+		return nil
+	}
+	var cols []int
+	for i := range sc.NumFields() {
+		if i != cg[0] {
+			cols = append(cols, i)
+		}
+	}
+	return cols
 }

@@ -77,8 +77,8 @@ level of identification, in key order:
               the class's least key, which may be the negative of the pieces
               that occurred (pieces_negation)
 
-Each piece is a CGSuite grid string, as in the pieces table's cgsuite column:
-rows separated by '|', in the characters of the game's CGSuite ruleset
+Each piece is a CGSuite grid string (the pieces table's picture with '|' for
+'/'): rows separated by '|', in the characters of the game's CGSuite ruleset
 (game.grid.Clobber ".xo", game.grid.Domineering ".#", game.grid.Amazons
 ".xo#"); a cell of the bounding box outside the piece is '.' for Clobber and
 '#' for Domineering and Amazons.

@@ -108,7 +108,8 @@ func parseGrid(game, charMap, s string) (games.PieceKey, error) {
 }
 
 // tableKeys reads the pieces parts of a run: the keys of every level, and
-// checks that each row's cgsuite column reads back as the row's key.
+// checks that each row's picture, with '|' for '/' (its CGSuite string,
+// schema/COLUMNS.md), reads back as the row's key.
 func tableKeys(t *testing.T, dir, game, charMap string) map[string]map[games.PieceKey]bool {
 	t.Helper()
 	levels := map[string]map[games.PieceKey]bool{"translated": {}, "symmetric": {}, "negation": {}}
@@ -123,8 +124,9 @@ func tableKeys(t *testing.T, dir, game, charMap string) map[string]map[games.Pie
 		}
 		for _, r := range rows {
 			k := games.PieceKey{Hi: r.KeyHi, Lo: r.KeyLo}
-			if got, err := parseGrid(game, charMap, r.CGSuite); err != nil || got != k {
-				t.Fatalf("row %s: cgsuite %q reads as %+v, %v; want key %+v", r.Picture, r.CGSuite, got, err, k)
+			cg := strings.ReplaceAll(r.Picture, "/", "|")
+			if got, err := parseGrid(game, charMap, cg); err != nil || got != k {
+				t.Fatalf("row %s: CGSuite string %q reads as %+v, %v; want key %+v", r.Picture, cg, got, err, k)
 			}
 			levels["translated"][k] = true
 			levels["symmetric"][games.PieceKey{Hi: r.SymmetricHi, Lo: r.SymmetricLo}] = true

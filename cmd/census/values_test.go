@@ -70,7 +70,8 @@ func TestValuesCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	manifest, _ := os.ReadFile(filepath.Join(old, "run.json"))
-	manifest = []byte(strings.Replace(string(manifest), `"schema_version": 3`, `"schema_version": 2`, 1))
+	older := fmt.Sprintf(`"schema_version": %d`, schema.Version-1)
+	manifest = []byte(strings.Replace(string(manifest), fmt.Sprintf(`"schema_version": %d`, schema.Version), older, 1))
 	if err := os.WriteFile(filepath.Join(old, "run.json"), manifest, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestValuesCommand(t *testing.T) {
 		names string
 	}{
 		{"OUT rather than OUT/GAME-BOARD", []string{"values", plain}, dir},
-		{"older schema", []string{"values", old}, "schema_version 2"},
+		{"older schema", []string{"values", old}, fmt.Sprintf("schema_version %d", schema.Version-1)},
 		{"not a directory", []string{"values", filepath.Join(plain, "nothing")}, "nothing"},
 		{"bad cap", []string{"values", dir, "--cap", "0"}, "--cap 0"},
 		{"bad mem budget", []string{"values", dir, "--mem-budget", "lots"}, "lots"},

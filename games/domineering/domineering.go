@@ -210,12 +210,6 @@ func (g *Game) AppendPicture(dst []byte, k games.PieceKey) []byte {
 	return games.AppendDiagramPlanes(dst, rows, cols, ^k.Lo, 0, &cells)
 }
 
-// AppendCGSuite appends CGSuite(k) to dst.
-func (g *Game) AppendCGSuite(dst []byte, k games.PieceKey) []byte {
-	rows, cols := k.Dims()
-	return games.AppendCGSuitePlanes(dst, rows, cols, ^k.Lo, 0, &cells)
-}
-
 // Format draws a position.
 func (g *Game) Format(pos uint64) string {
 	return games.FormatDiagramPlanes(g.b.Rows, g.b.Cols, pos, 0, &cells)
