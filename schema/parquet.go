@@ -182,13 +182,17 @@ func checkTable(pf *file.Reader, got *arrow.Schema, table string) error {
 		return fmt.Errorf("%w: %s file has schema version %q, this build reads %s", ErrWrongTable, table, *ver, versionList(readVersions[table]))
 	}
 	want := schemaForVersion(table, v)
-	if solved := solvedSchemas[table]; v == Version && solved != nil && got.NumFields() == solved.NumFields() {
-		// A solved run's file: the same version, with the outcome
-		// columns after the others.
+	if solved := solvedSchemas[table]; v >= solvedSince && solved != nil && got.NumFields() == solved.NumFields() {
+		// A solved run's file: the version of its census, with the
+		// outcome columns after the others.
 		want = solved
 	}
 	return sameFields(got, want)
 }
+
+// solvedSince is the first version whose tiers and positions files may
+// have the solve's outcome columns.
+const solvedSince = 3
 
 // versionList spells a list of versions for an error message: "1 or 2".
 func versionList(vs []int) string {
