@@ -247,6 +247,28 @@ func BenchmarkSortImages(b *testing.B) {
 	reportKeyRate(b, n, "images/s")
 }
 
+// BenchmarkSortClasses measures sorting the class records of the distinct
+// pieces of a tier and dropping repeats, as a piece job's class spiller
+// does before it writes: each piece's classes, in the pieces' key order.
+func BenchmarkSortClasses(b *testing.B) {
+	d := benchTier(b)
+	reps := sortPieces(slices.Clone(d.pieces))
+	classes := make([]ClassRecord, 0, len(reps))
+	for _, r := range reps {
+		classes = append(classes, classesOf(d.g, r.Key).record())
+	}
+	recs := make([]ClassRecord, len(classes))
+	n := 0
+	for b.Loop() {
+		b.StopTimer()
+		copy(recs, classes)
+		b.StartTimer()
+		sortClasses(recs)
+		n += len(recs)
+	}
+	reportKeyRate(b, n, "recs/s")
+}
+
 // benchSplit deals the sorted keys into n sorted sources by key bucket, as
 // fragments from n parents reach a tier job.
 func benchSplit(keys []uint64, n int) [][]uint64 {

@@ -194,8 +194,9 @@ func (k *tierKernel) backward() error {
 	if j.Tier > g.MaxTier() {
 		return nil // no arrangement: the run is done
 	}
-	// Room is made for what the job sends as it goes (reserve): the
-	// inputs are read before the first position is visited.
+	// The inputs are read before the first position is visited, so room
+	// is made for what the job keeps and sends once a sixteenth of the
+	// tier's arrangements are enumerated (reserveScaled).
 	k.reserved = true
 	var prev []uint64
 	if j.Tier > 0 {
@@ -229,7 +230,11 @@ func (k *tierKernel) backward() error {
 	}
 	start := g.Start()
 	var err error
+	space, seen := d.TierSpace(j.Tier), uint64(0)
 	d.Arrangements(j.Tier, func(pos uint64) bool {
+		if seen++; seen == space/16 {
+			k.reserveScaled(float64(space) / float64(seen))
+		}
 		if Bucket(pos, j.Shards) != j.Shard || !k.group.Least(pos) {
 			return true
 		}
@@ -342,11 +347,19 @@ func (k *tierKernel) reserve() {
 		return
 	}
 	k.reserved = true
-	scale := float64(k.in.Total) / float64(k.in.Read)
+	k.reserveScaled(float64(k.in.Total) / float64(k.in.Read))
+}
+
+// reserveScaled makes room in the spillers, and in the positions a
+// backward job keeps, for scale times what they hold.
+func (k *tierKernel) reserveScaled(scale float64) {
 	for _, s := range []*spiller[uint64]{k.next, k.deadFree, k.inPlace} {
 		s.reserve(scale)
 	}
 	k.pieceRecs.reserve(scale)
+	if n := int(float64(len(k.stored))*scale*17/16) + 64; k.j.Backward && cap(k.stored) < n {
+		k.stored = grown(k.stored, n)
+	}
 }
 
 // pieces sends the in-place keys and the translated pieces of the
