@@ -15,8 +15,11 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/old"
 git -C "$root" archive "$old" | tar -x -C "$work/old"
 cp "$root/jobs/bench_stages_test.go" "$work/old/jobs/"
-(cd "$work/old" && go test -c -o "$work/old.test" ./jobs)
-(cd "$root" && go test -c -o "$work/new.test" ./jobs)
+# Each test binary is built with its tree's profile, if any, as census
+# is (cmd/census/default.pgo): go test reads it only when told.
+pgo() { if [ -f "$1/cmd/census/default.pgo" ]; then echo "$1/cmd/census/default.pgo"; else echo off; fi; }
+(cd "$work/old" && go test -c -pgo="$(pgo "$work/old")" -o "$work/old.test" ./jobs)
+(cd "$root" && go test -c -pgo="$(pgo "$root")" -o "$work/new.test" ./jobs)
 cd "$root/jobs"
 for i in $(seq "$rounds"); do
 	for b in old new; do
