@@ -119,7 +119,9 @@ func readLayers(file string) (map[string]int, error) {
 
 func listPackages(t *testing.T) []pkg {
 	t.Helper()
-	cmd := exec.Command("go", "list", "-e", "-json=ImportPath,Imports,TestImports,XTestImports", "./...")
+	// Without -pgo=off, go list names the packages cmd/census imports
+	// after the profile it builds them with ("pkg [.../cmd/census]").
+	cmd := exec.Command("go", "list", "-pgo=off", "-e", "-json=ImportPath,Imports,TestImports,XTestImports", "./...")
 	cmd.Dir = ".."
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()

@@ -182,6 +182,8 @@ func sourceKey(root, pkg string, v Variant) (string, error) {
 			files = append(files, filepath.Join(fields[0], f))
 		}
 	}
+	// The main package's profile, if it has one, changes the build too.
+	files = append(files, filepath.Join(root, pkg, "default.pgo"))
 	for _, f := range files {
 		if err := hashFile(h, root, f); err != nil {
 			return "", err
@@ -192,7 +194,7 @@ func sourceKey(root, pkg string, v Variant) (string, error) {
 
 func hashFile(h io.Writer, root, path string) error {
 	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) && filepath.Base(path) == "go.sum" {
+	if errors.Is(err, fs.ErrNotExist) && (filepath.Base(path) == "go.sum" || filepath.Base(path) == "default.pgo") {
 		return nil
 	}
 	if err != nil {
