@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/census-cgt/census/games"
 	"github.com/census-cgt/census/host/hugepages"
@@ -262,32 +263,15 @@ func placeUnique(src, dst []uint64, shift uint, count *[1 << radixBits]uint32) {
 	}
 }
 
-// msdBits is the width of a digit of msdSort: 256 buckets, whose counts
-// cost little to clear for the small buckets of the last digits.
+// msdBits is the width of a digit of msdSortKeyed: 256 buckets, whose
+// counts cost little to clear for the small buckets of the last digits.
 const msdBits = 8
 
-// radixDigit is a digit of msdSort: msdBits bits of a key word from shift
-// up.
+// radixDigit is a digit of msdSortKeyed: msdBits bits of a key word (0
+// the key's Hi, 1 its Lo) from shift up.
 type radixDigit struct {
 	word  int
 	shift uint
-}
-
-// radixDigits are the digits, most significant first, that cover every
-// bit in which the keys of recs differ (words 64-bit words a key,
-// word(r, 0) the most significant).
-func radixDigits[T any](recs []T, words int, word func(r *T, i int) uint64) []radixDigit {
-	var ds []radixDigit
-	for w := 0; w < words; w++ {
-		var or, and uint64 = 0, ^uint64(0)
-		for i := range recs {
-			k := word(&recs[i], w)
-			or |= k
-			and &= k
-		}
-		ds = appendDigits(ds, w, or^and)
-	}
-	return ds
 }
 
 // appendDigits appends the digits, most significant first, that cover the
@@ -302,27 +286,65 @@ func appendDigits(ds []radixDigit, w int, varying uint64) []radixDigit {
 	return ds
 }
 
-// msdMin is the length below which msdSort hands a bucket to a comparison
-// sort.
-const msdMin = 64
+// The records sorted by their piece keys begin with them: a piece job's
+// images and class records, a tier job's piece records. keyOf reads the
+// key at the start of such a record, so that one sort serves them all
+// with the key read in place rather than through a function value
+// (TestKeyedRecordsBeginWithKeys checks where the keys lie).
+func keyOf[T any](r *T) *games.PieceKey { return (*games.PieceKey)(unsafe.Pointer(r)) }
 
-// msdSort sorts recs in place by their keys, most significant digit
+// keyDigit is digit d of the key of r.
+func keyDigit[T any](r *T, d radixDigit) int {
+	k := keyOf(r)
+	w := k.Lo
+	if d.word == 0 {
+		w = k.Hi
+	}
+	return int(w >> d.shift & (1<<msdBits - 1))
+}
+
+// sortKeyed sorts recs in place by the piece key each begins with, and
+// records of one key by tie (nil when no two records share a key, or
+// their order does not matter).
+func sortKeyed[T any](recs []T, tie func(a, b T) int) {
+	if len(recs) < 2 {
+		return
+	}
+	var or, and [2]uint64
+	and = [2]uint64{^uint64(0), ^uint64(0)}
+	for i := range recs {
+		k := keyOf(&recs[i])
+		or[0], and[0] = or[0]|k.Hi, and[0]&k.Hi
+		or[1], and[1] = or[1]|k.Lo, and[1]&k.Lo
+	}
+	var ds []radixDigit
+	for w := range 2 {
+		ds = appendDigits(ds, w, or[w]^and[w])
+	}
+	msdSortKeyed(recs, ds, tie)
+}
+
+// insertionMax is the length up to which msdSortKeyed sorts a bucket by
+// insertion.
+const insertionMax = 64
+
+// msdSortKeyed sorts recs by key on the digits ds, most significant
 // first: one counting pass and one pass of swaps (a swap puts a record in
-// its bucket for good) per digit, then the buckets on the next digits; buckets
-// of fewer than msdMin records are sorted by cmp. It needs no scratch, so
-// the records are sorted in the memory that holds them.
-func msdSort[T any](recs []T, ds []radixDigit, cmp func(a, b T) int, word func(r *T, i int) uint64) {
+// its bucket for good) per digit, then the buckets on the next digits;
+// buckets of at most insertionMax records are sorted by insertion. It
+// needs no scratch, so the records are sorted in the memory that holds
+// them.
+func msdSortKeyed[T any](recs []T, ds []radixDigit, tie func(a, b T) int) {
 	for len(ds) > 0 && len(recs) > 1 {
-		if len(recs) < msdMin {
-			slices.SortFunc(recs, cmp)
+		if len(recs) <= insertionMax {
+			insertionSortKeyed(recs, tie)
 			return
 		}
 		d := ds[0]
 		ds = ds[1:]
-		const mask = 1<<msdBits - 1
 		var start, next [1 << msdBits]int
 		for i := range recs {
-			start[(word(&recs[i], d.word)>>d.shift)&mask]++
+			start[keyDigit(&recs[i], d)]++
 		}
 		sum, one := 0, false
 		for b, c := range start {
@@ -339,7 +361,7 @@ func msdSort[T any](recs []T, ds []radixDigit, cmp func(a, b T) int, word func(r
 				end = start[b+1]
 			}
 			for i := next[b]; i < end; {
-				db := int((word(&recs[i], d.word) >> d.shift) & mask)
+				db := keyDigit(&recs[i], d)
 				if db == b {
 					i++
 					continue
@@ -351,38 +373,40 @@ func msdSort[T any](recs []T, ds []radixDigit, cmp func(a, b T) int, word func(r
 		}
 		for b := range start {
 			if lo, hi := start[b], next[b]; hi-lo > 1 {
-				msdSort(recs[lo:hi], ds, cmp, word)
+				msdSortKeyed(recs[lo:hi], ds, tie)
 			}
 		}
 		return
 	}
+	// Every key of recs is the same.
+	if tie != nil && len(recs) > 1 {
+		slices.SortFunc(recs, tie)
+	}
 }
 
-// sortBy sorts recs in place by cmp, or by msdSort on their key words when
-// there are enough of them.
-func sortBy[T any](recs []T, cmp func(a, b T) int, words int, word func(r *T, i int) uint64) {
-	if len(recs) < radixMin {
-		slices.SortFunc(recs, cmp)
-		return
+// insertionSortKeyed sorts a few records by key, then by tie.
+func insertionSortKeyed[T any](recs []T, tie func(a, b T) int) {
+	for i := 1; i < len(recs); i++ {
+		r := recs[i]
+		k := *keyOf(&recs[i])
+		j := i
+		for ; j > 0; j-- {
+			pk := keyOf(&recs[j-1])
+			if !k.Less(*pk) && (k != *pk || tie == nil || tie(r, recs[j-1]) >= 0) {
+				break
+			}
+			recs[j] = recs[j-1]
+		}
+		recs[j] = r
 	}
-	msdSort(recs, radixDigits(recs, words, word), cmp, word)
-}
-
-func pieceKeyWord(k *games.PieceKey, i int) uint64 {
-	if i == 0 {
-		return k.Hi
-	}
-	return k.Lo
 }
 
 func comparePieceRecords(a, b PieceRecord) int { return a.Key.Compare(b.Key) }
 
-func pieceRecordWord(r *PieceRecord, i int) uint64 { return pieceKeyWord(&r.Key, i) }
-
 // sortPieces sorts piece records by key and folds records of one key into
 // one: positions add up, the first tier is the least.
 func sortPieces(recs []PieceRecord) []PieceRecord {
-	sortBy(recs, comparePieceRecords, 2, pieceRecordWord)
+	sortKeyed(recs, nil)
 	out := recs[:0]
 	for _, r := range recs {
 		if n := len(out); n > 0 && out[n-1].Key == r.Key {
@@ -396,118 +420,22 @@ func sortPieces(recs []PieceRecord) []PieceRecord {
 }
 
 // sortImages sorts the pieces of orbits, whose keys are unique, by key.
-// They are a piece job's most records, so it is msdSort made for them:
-// their key words read directly rather than through a function value,
-// and the small buckets sorted by insertion.
 func sortImages(imgs []image) []image {
-	if len(imgs) < radixMin {
-		slices.SortFunc(imgs, func(a, b image) int { return a.Key.Compare(b.Key) })
-		return imgs
-	}
-	var or, and [2]uint64
-	and = [2]uint64{^uint64(0), ^uint64(0)}
-	for i := range imgs {
-		k := &imgs[i].Key
-		or[0], and[0] = or[0]|k.Hi, and[0]&k.Hi
-		or[1], and[1] = or[1]|k.Lo, and[1]&k.Lo
-	}
-	var ds []radixDigit
-	for w := range 2 {
-		ds = appendDigits(ds, w, or[w]^and[w])
-	}
-	msdSortImages(imgs, ds)
+	sortKeyed(imgs, nil)
 	return imgs
-}
-
-// imageInsertionMax is the length up to which msdSortImages sorts a
-// bucket by insertion.
-const imageInsertionMax = 64
-
-// imageDigit is digit d of the key of im.
-func imageDigit(im *image, d radixDigit) int {
-	w := im.Key.Lo
-	if d.word == 0 {
-		w = im.Key.Hi
-	}
-	return int(w >> d.shift & (1<<msdBits - 1))
-}
-
-// msdSortImages is msdSort of images on the digits ds.
-func msdSortImages(recs []image, ds []radixDigit) {
-	for len(ds) > 0 && len(recs) > 1 {
-		if len(recs) <= imageInsertionMax {
-			insertionSortImages(recs)
-			return
-		}
-		d := ds[0]
-		ds = ds[1:]
-		var start, next [1 << msdBits]int
-		for i := range recs {
-			start[imageDigit(&recs[i], d)]++
-		}
-		sum, one := 0, false
-		for b, c := range start {
-			start[b], next[b] = sum, sum
-			sum += c
-			one = one || c == len(recs)
-		}
-		if one {
-			continue // every key has this digit: on to the next
-		}
-		for b := range next {
-			end := len(recs)
-			if b+1 < len(start) {
-				end = start[b+1]
-			}
-			for i := next[b]; i < end; {
-				db := imageDigit(&recs[i], d)
-				if db == b {
-					i++
-					continue
-				}
-				recs[i], recs[next[db]] = recs[next[db]], recs[i]
-				next[db]++
-			}
-			next[b] = end
-		}
-		for b := range start {
-			if lo, hi := start[b], next[b]; hi-lo > 1 {
-				msdSortImages(recs[lo:hi], ds)
-			}
-		}
-		return
-	}
-}
-
-// insertionSortImages sorts a few images by key.
-func insertionSortImages(recs []image) {
-	for i := 1; i < len(recs); i++ {
-		im := recs[i]
-		j := i
-		for ; j > 0 && im.Key.Less(recs[j-1].Key); j-- {
-			recs[j] = recs[j-1]
-		}
-		recs[j] = im
-	}
 }
 
 func compareClasses(a, b ClassRecord) int {
 	if c := a.Neg.Compare(b.Neg); c != 0 {
 		return c
 	}
-	return cmp.Compare(boolWord(a.Other), boolWord(b.Other))
+	return compareOther(a, b)
 }
 
-// classWord is word i of the sort key of a class record: its negation
-// class, then which of its symmetric classes it is.
-func classWord(r *ClassRecord, i int) uint64 {
-	switch i {
-	case 0:
-		return r.Neg.Hi
-	case 1:
-		return r.Neg.Lo
-	}
-	return boolWord(r.Other)
+// compareOther orders class records of one negation class: the one that
+// names the negation class itself first.
+func compareOther(a, b ClassRecord) int {
+	return cmp.Compare(boolWord(a.Other), boolWord(b.Other))
 }
 
 // boolWord is b as a word of a sort key: 1 for true, 0 for false.
@@ -521,6 +449,6 @@ func boolWord(b bool) uint64 {
 // sortClasses sorts class records by negation class, then symmetric class,
 // and drops repeats.
 func sortClasses(recs []ClassRecord) []ClassRecord {
-	sortBy(recs, compareClasses, 3, classWord)
+	sortKeyed(recs, compareOther)
 	return slices.CompactFunc(recs, func(a, b ClassRecord) bool { return a.Neg == b.Neg && a.Other == b.Other })
 }

@@ -219,7 +219,7 @@ func TestBucketRangeAndUniformity(t *testing.T) {
 }
 
 // TestMSDSortMatchesSortFunc sorts records of every kind the jobs sort by
-// key, with keys of few and of many varying bits, by msdSort and by a
+// key, with keys of few and of many varying bits, by msdSortKeyed and by a
 // comparison sort, and wants the same order (the keys are unique).
 func TestMSDSortMatchesSortFunc(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 12))
@@ -242,17 +242,45 @@ func TestMSDSortMatchesSortFunc(t *testing.T) {
 				seen[k] = true
 				rows = append(rows, image{Key: k, orbit: rng.Uint32(), negates: rng.IntN(2) == 0})
 				classes = append(classes, ClassRecord{Neg: k, Other: rng.IntN(2) == 0})
+				// A negation class may come with both its symmetric
+				// classes, and a class more than once.
+				switch rng.IntN(4) {
+				case 0:
+					classes = append(classes, ClassRecord{Neg: k, Other: !classes[len(classes)-1].Other})
+				case 1:
+					classes = append(classes, classes[len(classes)-1])
+				}
+			}
+			// Many records of one key: more than a bucket sorted by
+			// insertion holds.
+			if n > 0 {
+				for i := range 3 * insertionMax {
+					classes = append(classes, ClassRecord{Neg: classes[0].Neg, Other: i%3 == 0})
+				}
 			}
 			wantRows := slices.Clone(rows)
 			slices.SortFunc(wantRows, func(a, b image) int { return a.Key.Compare(b.Key) })
 			wantClasses := slices.Clone(classes)
 			slices.SortFunc(wantClasses, compareClasses)
+			wantClasses = slices.Compact(wantClasses)
 			if got := sortImages(rows); !slices.Equal(got, wantRows) {
-				t.Errorf("wide %v, %d images: msdSort order differs from the comparison sort", wide, n)
+				t.Errorf("wide %v, %d images: msdSortKeyed order differs from the comparison sort", wide, n)
 			}
 			if got := sortClasses(classes); !slices.Equal(got, wantClasses) {
-				t.Errorf("wide %v, %d class records: msdSort order differs from the comparison sort", wide, n)
+				t.Errorf("wide %v, %d class records: msdSortKeyed order differs from the comparison sort", wide, n)
 			}
 		}
+	}
+}
+
+// TestKeyedRecordsBeginWithKeys checks that the records sortKeyed sorts
+// begin with their piece keys, where keyOf reads them.
+func TestKeyedRecordsBeginWithKeys(t *testing.T) {
+	k := games.PieceKey{Hi: 0x0102, Lo: 0x0304}
+	im := image{Key: k, orbit: 7, negates: true}
+	rec := PieceRecord{Key: k, Positions: 9, FirstTier: 3}
+	class := ClassRecord{Neg: k, Other: true, SelfNegative: true}
+	if *keyOf(&im) != k || *keyOf(&rec) != k || *keyOf(&class) != k {
+		t.Errorf("keyOf reads %v, %v, %v; want %v in each", *keyOf(&im), *keyOf(&rec), *keyOf(&class), k)
 	}
 }
