@@ -206,17 +206,23 @@ func BenchmarkSortBaseline(b *testing.B) {
 // tier, as the piece spiller does before it writes.
 func BenchmarkSortPieces(b *testing.B) {
 	d := benchTier(b)
-	recs := make([]PieceRecord, len(d.pieces))
 	b.ReportAllocs()
+	benchSort(b, d.pieces, func(r []PieceRecord) { sortPieces(r) }, "recs/s")
+}
+
+// benchSort times sort on a fresh copy of recs each round and reports the
+// records sorted a second as unit.
+func benchSort[T any](b *testing.B, recs []T, sort func([]T), unit string) {
+	buf := make([]T, len(recs))
 	n := 0
 	for b.Loop() {
 		b.StopTimer()
-		copy(recs, d.pieces)
+		copy(buf, recs)
 		b.StartTimer()
-		sortPieces(recs)
-		n += len(recs)
+		sort(buf)
+		n += len(buf)
 	}
-	reportKeyRate(b, n, "recs/s")
+	reportKeyRate(b, n, unit)
 }
 
 // BenchmarkSortImages measures sorting the pieces of the orbits of the
@@ -235,16 +241,7 @@ func BenchmarkSortImages(b *testing.B) {
 			imgs = append(imgs, image{Key: im.Key, orbit: uint32(i), negates: im.Negates})
 		}
 	}
-	recs := make([]image, len(imgs))
-	n := 0
-	for b.Loop() {
-		b.StopTimer()
-		copy(recs, imgs)
-		b.StartTimer()
-		sortImages(recs)
-		n += len(recs)
-	}
-	reportKeyRate(b, n, "images/s")
+	benchSort(b, imgs, func(r []image) { sortImages(r) }, "images/s")
 }
 
 // BenchmarkSortClasses measures sorting the class records of the distinct
@@ -257,16 +254,7 @@ func BenchmarkSortClasses(b *testing.B) {
 	for _, r := range reps {
 		classes = append(classes, classesOf(d.g, r.Key).record())
 	}
-	recs := make([]ClassRecord, len(classes))
-	n := 0
-	for b.Loop() {
-		b.StopTimer()
-		copy(recs, classes)
-		b.StartTimer()
-		sortClasses(recs)
-		n += len(recs)
-	}
-	reportKeyRate(b, n, "recs/s")
+	benchSort(b, classes, func(r []ClassRecord) { sortClasses(r) }, "recs/s")
 }
 
 // benchSplit deals the sorted keys into n sorted sources by key bucket, as

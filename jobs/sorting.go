@@ -290,11 +290,17 @@ func appendDigits(ds []radixDigit, w int, varying uint64) []radixDigit {
 // images and class records, a tier job's piece records. keyOf reads the
 // key at the start of such a record, so that one sort serves them all
 // with the key read in place rather than through a function value
-// (TestKeyedRecordsBeginWithKeys checks where the keys lie).
-func keyOf[T any](r *T) *games.PieceKey { return (*games.PieceKey)(unsafe.Pointer(r)) }
+// (TestKeyedRecordsBeginWithKeys checks where the keys lie). keyed names
+// them, so that no other type reaches keyOf.
+func keyOf[T keyed](r *T) *games.PieceKey { return (*games.PieceKey)(unsafe.Pointer(r)) }
+
+// keyed are the records that begin with their piece keys.
+type keyed interface {
+	image | PieceRecord | ClassRecord
+}
 
 // keyDigit is digit d of the key of r.
-func keyDigit[T any](r *T, d radixDigit) int {
+func keyDigit[T keyed](r *T, d radixDigit) int {
 	k := keyOf(r)
 	w := k.Lo
 	if d.word == 0 {
@@ -306,7 +312,7 @@ func keyDigit[T any](r *T, d radixDigit) int {
 // sortKeyed sorts recs in place by the piece key each begins with, and
 // records of one key by tie (nil when no two records share a key, or
 // their order does not matter).
-func sortKeyed[T any](recs []T, tie func(a, b T) int) {
+func sortKeyed[T keyed](recs []T, tie func(a, b T) int) {
 	if len(recs) < 2 {
 		return
 	}
@@ -334,7 +340,7 @@ const insertionMax = 64
 // buckets of at most insertionMax records are sorted by insertion. It
 // needs no scratch, so the records are sorted in the memory that holds
 // them.
-func msdSortKeyed[T any](recs []T, ds []radixDigit, tie func(a, b T) int) {
+func msdSortKeyed[T keyed](recs []T, ds []radixDigit, tie func(a, b T) int) {
 	for len(ds) > 0 && len(recs) > 1 {
 		if len(recs) <= insertionMax {
 			insertionSortKeyed(recs, tie)
@@ -385,7 +391,7 @@ func msdSortKeyed[T any](recs []T, ds []radixDigit, tie func(a, b T) int) {
 }
 
 // insertionSortKeyed sorts a few records by key, then by tie.
-func insertionSortKeyed[T any](recs []T, tie func(a, b T) int) {
+func insertionSortKeyed[T keyed](recs []T, tie func(a, b T) int) {
 	for i := 1; i < len(recs); i++ {
 		r := recs[i]
 		k := *keyOf(&recs[i])
